@@ -1,0 +1,1 @@
+"""Benchmarks behind `shogi-robot bench ...`: each prints its figures; none asserts timings."""
