@@ -50,9 +50,7 @@ HANDICAPS: dict[str, Handicap] = {
         Handicap("five", "五枚落ち", "PI82HI22KA11KY91KY81KE", "5", f"2sgkgsn1/9/{_BLACK_HALF}"),
         Handicap("left_five", "左五枚落ち", "PI82HI22KA11KY91KY21KE", "5_L", f"1nsgkgs2/9/{_BLACK_HALF}"),
         Handicap("six", "六枚落ち", "PI82HI22KA11KY91KY21KE81KE", "6", f"2sgkgs2/9/{_BLACK_HALF}"),
-        Handicap(
-            "eight", "八枚落ち", "PI82HI22KA11KY91KY21KE81KE31GI71GI", "8", f"3gkg3/9/{_BLACK_HALF}"
-        ),
+        Handicap("eight", "八枚落ち", "PI82HI22KA11KY91KY21KE81KE31GI71GI", "8", f"3gkg3/9/{_BLACK_HALF}"),
         Handicap(
             "ten",
             "十枚落ち",
@@ -91,7 +89,8 @@ def resolve_start(text: str) -> str:
             return handicap.sfen
     if text.startswith("sfen "):
         text = text[5:].strip()
-    return board_from_sfen(text).sfen()
+    sfen: str = board_from_sfen(text).sfen()
+    return sfen
 
 
 def board_from_sfen(sfen: str) -> cshogi.Board:

@@ -1,0 +1,1 @@
+"""Data files shipped with the controller (see README.md here)."""
