@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.cli.convert_cmd",
     "controller.cli.bench_cmd",
     "controller.cli.demo_cmd",
+    "controller.cli.sim_cmd",
 )
 """Modules that add subcommands, in the order `--help` lists them."""
 

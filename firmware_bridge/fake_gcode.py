@@ -1,0 +1,86 @@
+"""The fake GRBL device's G-code line parser: the subset a gantry uses, with GRBL 1.1h's error codes.
+
+Owns: cleaning a line as GRBL does (drop spaces and control characters, strip `(...)` and `;` comments,
+upper-case), splitting it into words and checking them: error:1 (letter expected), 2 (bad number), 20
+(unsupported command), 21 (modal group violation), 25 (repeated word), 28 (G4 without P), 36 (unused words).
+Supported: G0 G1 G4 G17 G20 G21 G54 G90 G91 G94, M3 M4 M5 M8 M9, words F P S N T X Y Z. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)")
+_SUPPORTED_G = {0.0, 1.0, 4.0, 17.0, 20.0, 21.0, 54.0, 90.0, 91.0, 94.0}
+_SUPPORTED_M = {3.0, 4.0, 5.0, 8.0, 9.0}
+_MOTION = {0.0, 1.0}
+_NON_MODAL = {4.0}
+_MODAL_GROUPS = ({0.0, 1.0}, {90.0, 91.0}, {20.0, 21.0})
+_VALUE_WORDS = set("FPSNTXYZ")
+
+
+@dataclass(frozen=True)
+class Block:
+    """One parsed line: G and M codes, and the value words by letter."""
+
+    g: tuple[float, ...]
+    m: tuple[float, ...]
+    words: dict[str, float]
+
+
+class LineError(Exception):
+    """The GRBL error code for a rejected line."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(f"error:{code}")
+        self.code = code
+
+
+def clean(raw: str) -> str:
+    """What GRBL's protocol loop keeps of a line: no whitespace/control characters, no comments, upper case."""
+    text = re.sub(r"\([^)]*\)", "", raw).split(";", 1)[0]
+    return "".join(ch for ch in text if ord(ch) > 0x20 and ch not in "/%").upper()
+
+
+def parse_block(line: str) -> Block:
+    """Parse a cleaned, non-`$` line; raise LineError with GRBL's code when it is rejected."""
+    g: list[float] = []
+    m: list[float] = []
+    words: dict[str, float] = {}
+    pos = 0
+    while pos < len(line):
+        letter = line[pos]
+        if not letter.isalpha():
+            raise LineError(1)
+        match = _NUMBER.match(line, pos + 1)
+        if match is None:
+            raise LineError(2)
+        value = float(match.group(0))
+        pos = match.end()
+        if letter == "G":
+            g.append(value)
+        elif letter == "M":
+            m.append(value)
+        elif letter in _VALUE_WORDS:
+            if letter in words:
+                raise LineError(25)
+            words[letter] = value
+        else:
+            raise LineError(20)
+    _check(g, m, words)
+    return Block(tuple(g), tuple(m), words)
+
+
+def _check(g: list[float], m: list[float], words: dict[str, float]) -> None:
+    if any(code not in _SUPPORTED_G for code in g) or any(code not in _SUPPORTED_M for code in m):
+        raise LineError(20)
+    for group in (*_MODAL_GROUPS, _NON_MODAL | _MOTION):
+        if sum(code in group for code in g) > 1:
+            raise LineError(21)
+    if sum(code in (3.0, 4.0, 5.0) for code in m) > 1 or sum(code in (8.0, 9.0) for code in m) > 1:
+        raise LineError(21)
+    if 4.0 in g and "P" not in words:
+        raise LineError(28)
+    if "P" in words and 4.0 not in g:
+        raise LineError(36)
