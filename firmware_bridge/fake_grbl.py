@@ -6,7 +6,7 @@ ended by `\\r` or `\\n` (so CRLF gives two `ok`s); `ok`/`error:N`; the planner (
 `$110-$122`); synchronised M8/M9/M3/M5/G4 (answered once motion has stopped); `$$` `$I` `$G` `$H` `$X`
 `$N=value`; alarms (ALARM:2 soft limit and injected ALARM:1 are critical: nothing, not even `?`, is answered
 until 0x18); the banner on power-on/reset with the `$H`/`$X` lock; injected faults (`FaultConfig`); and a log of
-what the head did (`HeadEvent`). Not emulated: `$J=` jogging, `$#`, `$N`, `$C`, `$SLP`, `$RST` (error:3),
+what the head did (`HeadEvent`). Not emulated: `$J=` jogging, `$#`, `$N`, `$C`, `$SLP`, `$RST` (answered error:3),
 work offsets (WCO is always 0), overrides. Transport-free: `fake_server` serves it on a pty.
 """
 
@@ -25,6 +25,7 @@ from firmware_bridge.fake_motion import Block as PlannedBlock
 from firmware_bridge.fake_motion import Limits, Planner, Vec
 
 _CRITICAL_ALARMS = frozenset({1, 2})
+_NOT_EMULATED = ("#", "N", "C", "SLP", "RST", "J")
 
 
 class DeviceState(enum.Enum):
@@ -272,8 +273,12 @@ class FakeGrbl:
             self._write_setting(line, number)
 
     def _write_setting(self, line: str, number: int) -> None:
+        """`$N=value` as GRBL parses it: a non-number after `$` is error:2, no `=` or an unknown N error:3."""
         key, sep, value = line[1:].partition("=")
-        if not sep or not key.isdigit() or int(key) not in self.settings:
+        if not key.isdigit():
+            self._respond(number, "error:3" if line[1:].startswith(_NOT_EMULATED) else "error:2")
+            return
+        if not sep or int(key) not in self.settings:
             self._respond(number, "error:3")
             return
         try:
