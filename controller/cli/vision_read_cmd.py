@@ -1,0 +1,128 @@
+"""`shogi-robot vision read | classify | calibrate`: the camera reader on image files.
+
+- `read IMAGE [--calibration FILE] [--sente-side SIDE] [--json]`: find the board, read every square and the
+  stands; prints the position and the squares it cannot vouch for (JSON with probabilities under `--json`).
+- `classify CROP.png ... [--json]`: one square's crop per file -> label, owner and probability.
+- `calibrate START.png FLIPPED.png -o set.json`: learn the user's own set from a photo of the starting
+  position and one with every piece turned over in place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from controller.cli.errors import CommandError
+
+SIDES = ("bottom", "top", "left", "right")
+
+
+def register_vision(subparsers: Any) -> None:
+    """Add `read`, `classify` and `calibrate` under `vision`."""
+    read = subparsers.add_parser("read", help="read a board position from an image")
+    read.add_argument("image", type=Path)
+    read.add_argument("--calibration", type=Path, help="calibration file from `vision calibrate`")
+    read.add_argument("--sente-side", choices=SIDES, help="image side sente sits at (default: from the pieces)")
+    read.add_argument("--json", action="store_true", help="print the full read as JSON")
+    read.set_defaults(func=_read)
+
+    classify = subparsers.add_parser("classify", help="classify square crops (one piece or empty per file)")
+    classify.add_argument("crops", type=Path, nargs="+")
+    classify.add_argument("--calibration", type=Path)
+    classify.add_argument("--json", action="store_true")
+    classify.set_defaults(func=_classify)
+
+    calibrate = subparsers.add_parser("calibrate", help="learn your own piece set from two photos")
+    calibrate.add_argument("start", type=Path, help="photo of the starting position")
+    calibrate.add_argument("flipped", type=Path, help="photo with every piece turned over in place")
+    calibrate.add_argument("-o", "--output", type=Path, required=True)
+    calibrate.add_argument("--sente-side", choices=SIDES)
+    calibrate.set_defaults(func=_calibrate)
+
+
+def _load_image(path: Path) -> Any:
+    import cv2
+
+    if not path.is_file():
+        raise CommandError(f"no such image: {path}")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise CommandError(f"cannot decode image: {path}")
+    return image
+
+
+def _calibration(path: Path | None) -> Any:
+    if path is None:
+        return None
+    from vision.calibration import Calibration
+
+    if not path.is_file():
+        raise CommandError(f"no such calibration file: {path}")
+    return Calibration.load(path)
+
+
+def _read(args: argparse.Namespace) -> int:
+    from vision.reader import BoardReader, ReaderSettings
+
+    image = _load_image(args.image)
+    reader = BoardReader(
+        settings=ReaderSettings(sente_side=args.sente_side), calibration=_calibration(args.calibration)
+    )
+    result = reader.read(image)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    if not result.board_found:
+        print("board not found")
+        return 0
+    print(result.sfen())
+    hands = "unknown (stands not in view)" if result.hands is None else json.dumps(result.hands)
+    print(f"hands: {hands}")
+    if result.unreliable:
+        print(f"unreliable ({result.reason}): {' '.join(result.unreliable)}")
+    else:
+        print("reliable")
+    print(f"{result.ms:.0f} ms")
+    return 0
+
+
+def _classify(args: argparse.Namespace) -> int:
+    import cv2
+    import numpy as np
+
+    from vision.classifier import PieceClassifier
+    from vision.squares import CROP
+
+    classifier = PieceClassifier()
+    calibration = _calibration(args.calibration)
+    images = [_load_image(p) for p in args.crops]
+    crops = np.stack([cv2.resize(im, (CROP, CROP), interpolation=cv2.INTER_AREA) for im in images])
+    prediction = classifier.predict(crops)
+    probs = calibration.adjust(prediction) if calibration else prediction.probs
+    from vision.labels import EMPTY, SQUARE_LABELS, is_sente
+
+    out = []
+    for path, row in zip(args.crops, probs, strict=True):
+        label = SQUARE_LABELS[int(np.argmax(row))]
+        owner = None if label == EMPTY else ("b" if is_sente(label) else "w")
+        out.append({"file": str(path), "piece": label, "owner": owner, "p": round(float(row.max()), 4)})
+    if args.json:
+        print(json.dumps(out if len(out) > 1 else out[0]))
+    else:
+        for entry in out:
+            print(f"{entry['file']}: {entry['piece']} owner={entry['owner'] or '-'} p={entry['p']:.3f}")
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from vision.calibration import calibrate
+    from vision.classifier import PieceClassifier
+
+    start, flipped = _load_image(args.start), _load_image(args.flipped)
+    calibration = calibrate(start, flipped, PieceClassifier(), sente_side=args.sente_side)
+    calibration.save(args.output)
+    counts = {label: len(p) for label, p in sorted(calibration.prototypes.items())}
+    print(f"calibration written to {args.output}: examples per label {counts}")
+    return 0

@@ -1,0 +1,299 @@
+"""Finding the 9×9 grid in a frame and checking it cheaply on later frames.
+
+The grid is described by a homography from grid coordinates to image pixels: grid x runs 0..9 from the
+9-file edge to the 1-file edge, grid y 0..9 from rank a to rank i (as seen from sente). `find_board` proposes
+quadrilaterals (outlines of the board or of the grid's outer frame, and the whole image for a picture that is
+already cropped to the board), rectifies each, locates the ten lines of each direction from line-ridge profiles,
+refits every line to its pixels and keeps the candidate whose lines are best supported. Which of the four
+rotations is sente's is not decided here (see `vision.orientation`); `BoardGeometry.rotated` turns it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import ImageError
+
+FloatArray = NDArray[np.float64]
+
+GRID_CORNERS = np.array([[0.0, 0.0], [9.0, 0.0], [9.0, 9.0], [0.0, 9.0]])
+"""Grid coordinates of the corners 9a, 1a, 1i, 9i."""
+
+_WORK_SIDE = 640  # frames are searched at most this large
+_RECT = 360  # side of the rectified search image
+_PAD = 24  # margin around a candidate quadrilateral in the rectified image
+MIN_SUPPORT = 0.7  # mean fraction of grid-line samples that must look like a line
+MIN_LINE = 0.35  # ... and on every line but one
+_OFF = 0.08  # where "beside the line" is, in squares
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where the grid lies in the image: corners 9a, 1a, 1i, 9i (pixels) and their homography."""
+
+    corners: FloatArray
+    support: float
+    """Fraction of sampled grid-line points that look like a line (0..1) when the grid was found."""
+
+    @property
+    def homography(self) -> FloatArray:
+        """3×3 map from grid coordinates (0..9, 0..9) to image pixels."""
+        matrix = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), self.corners.astype(np.float32))
+        return np.asarray(matrix, dtype=np.float64)
+
+    def rotated(self, quarter_turns: int) -> BoardGeometry:
+        """The same grid with sente's side turned by `quarter_turns` × 90° (the labels move, not the lines)."""
+        return BoardGeometry(np.roll(self.corners, -(quarter_turns % 4), axis=0), self.support)
+
+    def project(self, grid_points: FloatArray) -> FloatArray:
+        """Image pixels of grid points (N×2)."""
+        pts = np.asarray(grid_points, dtype=np.float64).reshape(-1, 1, 2)
+        return np.asarray(cv2.perspectiveTransform(pts, self.homography), dtype=np.float64).reshape(-1, 2)
+
+
+def to_gray(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A grayscale copy of a BGR or gray frame; ImageError for anything else."""
+    if image.ndim == 2:
+        return image
+    if image.ndim == 3 and image.shape[2] in (3, 4):
+        code = cv2.COLOR_BGR2GRAY if image.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
+        return np.asarray(cv2.cvtColor(image, code))
+    raise ImageError(f"expected a gray or BGR image, got shape {image.shape}")
+
+
+def find_board(image: NDArray[np.uint8]) -> BoardGeometry | None:
+    """The best-supported 9×9 grid in the image, or None when no candidate looks like a board."""
+    gray = to_gray(image)
+    if min(gray.shape[:2]) < 64:
+        return None
+    scale = min(1.0, _WORK_SIDE / max(gray.shape[:2]))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    small = cv2.GaussianBlur(small, (3, 3), 0)
+    best: BoardGeometry | None = None
+    for quad in _candidate_quads(small):
+        found = _fit_grid(small, quad)
+        if found is None:
+            continue
+        corners = _fit_grid(small, found) if found is not None else None
+        corners = found if corners is None else corners
+        fractions = line_fractions(small, corners)
+        if supported(fractions) and (best is None or fractions.mean() > best.support):
+            best = BoardGeometry(corners, float(fractions.mean()))
+    if best is None:
+        return None
+    return BoardGeometry(best.corners / scale, best.support)
+
+
+def check_board(image: NDArray[np.uint8], geometry: BoardGeometry) -> float:
+    """Current grid-line support of a known grid (cheap; compare with `geometry.support`)."""
+    gray = to_gray(image)
+    scale = min(1.0, _WORK_SIDE / max(gray.shape[:2]))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    return line_support(small, geometry.corners * scale)
+
+
+def line_support(gray: NDArray[np.uint8], corners: FloatArray, samples: int = 40) -> float:
+    """Mean over the 20 grid lines of the fraction of their points darker than both points just aside."""
+    return float(line_fractions(gray, corners, samples).mean())
+
+
+def line_fractions(gray: NDArray[np.uint8], corners: FloatArray, samples: int = 40) -> FloatArray:
+    """Per grid line (10 across the files, then 10 along), the fraction of sampled points that look like a
+    line: darker by a few gray levels than the points 0.08 square to either side."""
+    matrix = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
+    t = (np.arange(samples) + 0.5) * 9.0 / samples
+    tt, kk = np.meshgrid(t, np.arange(10, dtype=np.float64))
+    sets = []
+    for delta in (0.0, -_OFF, _OFF):
+        rows = np.stack([tt.ravel(), (kk + delta).ravel()], axis=1)  # lines y = k
+        cols = rows[:, ::-1]  # lines x = k
+        sets.append(np.concatenate([rows, cols]))
+    pts = np.concatenate(sets).reshape(-1, 1, 2)
+    img_pts = cv2.perspectiveTransform(pts, matrix).reshape(-1, 2)
+    h, w = gray.shape[:2]
+    xi = np.clip(np.round(img_pts[:, 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(img_pts[:, 1]).astype(int), 0, h - 1)
+    inside = (img_pts[:, 0] >= 0) & (img_pts[:, 0] < w) & (img_pts[:, 1] >= 0) & (img_pts[:, 1] < h)
+    n = len(img_pts) // 3
+    x0, x1 = max(0, int(xi[:n].min()) - 1), min(w, int(xi[:n].max()) + 2)
+    y0, y1 = max(0, int(yi[:n].min()) - 1), min(h, int(yi[:n].max()) + 2)
+    eroded = cv2.erode(gray[y0:y1, x0:x1], np.ones((3, 3), np.uint8))
+    v_on = eroded[yi[:n] - y0, xi[:n] - x0].astype(np.int16)
+    v_a = gray[yi[n : 2 * n], xi[n : 2 * n]].astype(np.int16)
+    v_b = gray[yi[2 * n :], xi[2 * n :]].astype(np.int16)
+    ok = inside[:n] & inside[n : 2 * n] & inside[2 * n :]
+    line_like = (v_on + 3 < v_a) & (v_on + 3 < v_b) & ok
+    return np.asarray(line_like.reshape(20, samples).mean(axis=1), dtype=np.float64)
+
+
+def supported(fractions: FloatArray) -> bool:
+    """True when the grid lines are seen well enough to call it a board (every line, not just most)."""
+    return float(fractions.mean()) >= MIN_SUPPORT and float(np.sort(fractions)[1]) >= MIN_LINE
+
+
+def _candidate_quads(gray: NDArray[np.uint8]) -> list[FloatArray]:
+    """Quadrilaterals that may be the board or its grid frame, largest first, plus the whole image."""
+    h, w = gray.shape
+    quads: list[tuple[float, FloatArray]] = []
+    _, otsu = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    for binary in (otsu, 255 - otsu, edges):
+        contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            if area < 0.06 * h * w:
+                continue
+            quad = _quad_of(contour)
+            if quad is not None:
+                quads.append((area, quad))
+    quads.sort(key=lambda item: -item[0])
+    whole = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float64)
+    kept: list[FloatArray] = []
+    for _, quad in quads:
+        if all(np.abs(quad - other).max() > 0.02 * max(h, w) for other in kept):
+            kept.append(quad)
+        if len(kept) >= 6:
+            break
+    return [*kept, whole]
+
+
+def _quad_of(contour: NDArray[np.int32]) -> FloatArray | None:
+    """Four corners (clockwise from top-left) approximating a contour's convex hull, if it has four."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return _order_corners(approx.reshape(4, 2).astype(np.float64))
+    return None
+
+
+def _order_corners(pts: FloatArray) -> FloatArray:
+    """Corners ordered clockwise in the image starting from the one nearest the top-left."""
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    ordered = pts[np.argsort(angles)]  # clockwise on screen (y down), starting at the left
+    start = int(np.argmin(ordered.sum(axis=1)))
+    return np.roll(ordered, -start, axis=0)
+
+
+def _ridges(rect: NDArray[np.float32], reach: int) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Thin-dark-line responses: horizontal lines (darker than above and below) and vertical lines."""
+    padded = cv2.copyMakeBorder(rect, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
+    c = padded[reach:-reach, reach:-reach]
+    up, down = padded[: -2 * reach, reach:-reach], padded[2 * reach :, reach:-reach]
+    left, right = padded[reach:-reach, : -2 * reach], padded[reach:-reach, 2 * reach :]
+    horiz = np.clip(np.minimum(up, down) - c, 0, 40)
+    vert = np.clip(np.minimum(left, right) - c, 0, 40)
+    return horiz.astype(np.float32), vert.astype(np.float32)
+
+
+def _fit_grid(gray: NDArray[np.uint8], quad: FloatArray) -> FloatArray | None:
+    """Grid corners (9a, 1a, 1i, 9i order as drawn clockwise) found inside the rectified quadrilateral."""
+    target = np.array([[_PAD, _PAD], [_RECT - _PAD, _PAD], [_RECT - _PAD, _RECT - _PAD], [_PAD, _RECT - _PAD]])
+    to_image = cv2.getPerspectiveTransform(target.astype(np.float32), quad.astype(np.float32))
+    rect = cv2.warpPerspective(gray, to_image, (_RECT, _RECT), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+    rect_f = rect.astype(np.float32)
+    horiz, vert = _ridges(rect_f, 2)
+    rows = _equal_spacing(_trimmed_profile(horiz, axis=1))
+    cols = _equal_spacing(_trimmed_profile(vert, axis=0))
+    if rows is None or cols is None:
+        return None
+    h_lines = [_refit_line(horiz, y, cols, horizontal=True) for y in rows]
+    v_lines = [_refit_line(vert, x, rows, horizontal=False) for x in cols]
+    lattice_rect = np.array([_intersect(hl, vl) for hl in h_lines for vl in v_lines])
+    lattice_img = cv2.perspectiveTransform(lattice_rect.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+    grid = np.array([[x, y] for y in range(10) for x in range(10)], dtype=np.float64)
+    homography, _ = cv2.findHomography(grid, lattice_img, cv2.RANSAC, 2.0)
+    if homography is None:
+        return None
+    corners = cv2.perspectiveTransform(GRID_CORNERS.reshape(-1, 1, 2), homography).reshape(4, 2)
+    return np.asarray(corners, dtype=np.float64)
+
+
+def _trimmed_profile(response: NDArray[np.float32], axis: int) -> FloatArray:
+    """Mean line response along one axis, ignoring the strongest 20 % (ink strokes) per row or column."""
+    upper = np.percentile(response, 80, axis=axis, keepdims=True)
+    return np.asarray(np.minimum(response, np.maximum(upper, 1.0)).mean(axis=axis), dtype=np.float64)
+
+
+def _equal_spacing(profile: FloatArray) -> FloatArray | None:
+    """Positions of ten equally spaced lines that best match the profile's peaks (coarse, then fine)."""
+    n = len(profile)
+    inner = n - 2 * _PAD
+    coarse = _spacing_search(profile, np.arange(0.55 * inner / 9, (n - 2) / 9, 0.5), None, 1.0)
+    if coarse is None:
+        return None
+    d0, s0 = coarse
+    fine = _spacing_search(profile, np.arange(d0 - 0.5, d0 + 0.51, 0.1), (s0 - 1.0, s0 + 1.0), 0.2)
+    if fine is None:
+        return None
+    d, start = fine
+    return start + d * np.arange(10, dtype=np.float64)
+
+
+def _spacing_search(
+    profile: FloatArray, spacings: FloatArray, start_range: tuple[float, float] | None, step: float
+) -> tuple[float, float] | None:
+    """(spacing, start) maximising line response minus mid-square response, or None if nothing positive."""
+    n = len(profile)
+    positions = np.arange(n, dtype=np.float64)
+    best_score, best = 0.0, None
+    for d in spacings:
+        lo, hi = start_range if start_range is not None else (0.0, n - 1 - 9 * d)
+        starts = np.arange(max(0.0, lo), min(hi, n - 1 - 9 * d) + 1e-9, step)
+        if len(starts) == 0:
+            continue
+        lines = starts[:, None] + d * np.arange(10)[None, :]
+        on = np.interp(lines, positions, profile).sum(axis=1)
+        mids = np.interp(lines[:, :-1] + d / 2, positions, profile).sum(axis=1)
+        scores = on - mids * 10 / 9
+        i = int(np.argmax(scores))
+        if scores[i] > best_score:
+            best_score, best = float(scores[i]), (float(d), float(starts[i]))
+    return best
+
+
+def _refit_line(response: NDArray[np.float32], at: float, across: FloatArray, horizontal: bool) -> FloatArray:
+    """Line (a, b, c with a·x + b·y = c) fitted to ridge pixels near the expected line at `at`."""
+    spacing = (across[-1] - across[0]) / 9
+    reach = max(2, int(spacing * 0.2))
+    size = response.shape[0]
+    ts = np.linspace(across[0], across[-1], 60)
+    ti = np.clip(np.round(ts).astype(int), 0, size - 1)
+    lo, hi = max(0, int(at) - reach), min(size, int(at) + reach + 1)
+    if hi - lo < 2:
+        return _line_through(at, horizontal)
+    strips = response[lo:hi][:, ti] if horizontal else response[ti][:, lo:hi].T
+    strongest = strips.max(axis=0)
+    found = strongest >= 4
+    if found.sum() < 8:
+        return _line_through(at, horizontal)
+    t_arr = ts[found]
+    s_arr = lo + np.argmax(strips, axis=0)[found].astype(np.float64)
+    keep = np.ones(len(t_arr), dtype=bool)
+    coef = np.array([0.0, at])
+    for _ in range(3):
+        coef = np.polyfit(t_arr[keep], s_arr[keep], 1)
+        resid = np.abs(np.polyval(coef, t_arr) - s_arr)
+        keep = resid < max(1.5, 2.5 * float(np.median(resid[keep])))
+        if keep.sum() < 8:
+            return _line_through(at, horizontal)
+    slope, offset = float(coef[0]), float(coef[1])
+    # s = slope·t + offset; horizontal: y = slope·x + offset -> -slope·x + y = offset
+    return np.array([-slope, 1.0, offset]) if horizontal else np.array([1.0, -slope, offset])
+
+
+def _line_through(at: float, horizontal: bool) -> FloatArray:
+    """The axis-parallel line y = at (horizontal) or x = at."""
+    return np.array([0.0, 1.0, at]) if horizontal else np.array([1.0, 0.0, at])
+
+
+def _intersect(l1: FloatArray, l2: FloatArray) -> FloatArray:
+    """Intersection point of two lines a·x + b·y = c."""
+    a = np.array([[l1[0], l1[1]], [l2[0], l2[1]]])
+    return np.asarray(np.linalg.solve(a, np.array([l1[2], l2[2]])), dtype=np.float64)

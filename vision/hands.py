@@ -1,0 +1,146 @@
+"""Reading the pieces in hand from the two piece stands (komadai) beside the board.
+
+Where the stands lie is given relative to the grid (`StandLayout`, in grid units: one unit is one square's width
+across the files and one square's height along the ranks; the default matches a standard set-up with sente's
+stand right of the board at sente's end and gote's left at the far end). Each stand is rectified at the board's
+scale and scanned with the piece classifier in overlapping windows; windows that see a piece are merged
+(non-maximum suppression) and counted by kind. A stand that is not wholly inside the frame, or that is covered,
+gives None for the hands: unknown, not empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import GRID_CORNERS, BoardGeometry
+from vision.labels import EMPTY, HAND_KINDS, SQUARE_LABELS
+from vision.squares import CELL, CROP
+
+if TYPE_CHECKING:
+    from vision.classifier import PieceClassifier, Prediction
+    from vision.reader import Calibrator
+
+_SQ_W_MM, _SQ_H_MM, _MARGIN_MM, _GAP_MM, _SIZE_MM = 33.3, 36.4, 16.0, 35.0, 165.0
+
+
+def _default_region(side: str) -> tuple[tuple[float, float], ...]:
+    """A 165 mm stand 35 mm beside the board's 16 mm rim, at its owner's end (grid units)."""
+    if side == "b":
+        x0 = 9 + (_MARGIN_MM + _GAP_MM) / _SQ_W_MM
+        y1 = 9 + _MARGIN_MM / _SQ_H_MM
+        x1, y0 = x0 + _SIZE_MM / _SQ_W_MM, y1 - _SIZE_MM / _SQ_H_MM
+    else:
+        x1 = -(_MARGIN_MM + _GAP_MM) / _SQ_W_MM
+        y0 = -_MARGIN_MM / _SQ_H_MM
+        x0, y1 = x1 - _SIZE_MM / _SQ_W_MM, y0 + _SIZE_MM / _SQ_H_MM
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+@dataclass(frozen=True)
+class StandLayout:
+    """Stand outlines in grid units (corners clockwise from top-left as seen from sente), per side b / w."""
+
+    regions: dict[str, tuple[tuple[float, float], ...]] = field(
+        default_factory=lambda: {"b": _default_region("b"), "w": _default_region("w")}
+    )
+    stride: float = 0.5
+    """Window step in squares."""
+    min_piece: float = 0.6
+    """Probability of "a piece" a window needs to count."""
+
+
+def read_hands(
+    image: NDArray[np.uint8],
+    geometry: BoardGeometry,
+    layout: StandLayout,
+    classifier: PieceClassifier,
+    calibration: Calibrator | None = None,
+) -> dict[str, dict[str, int]] | None:
+    """{"b": {kind: n}, "w": {kind: n}} for the pieces on both stands, or None if a stand is not readable."""
+    hands: dict[str, dict[str, int]] = {}
+    for side, region in layout.regions.items():
+        stand = rectify_stand(image, geometry, np.array(region, dtype=np.float64))
+        if stand is None:
+            return None
+        counted = count_stand(stand, side, layout, classifier, calibration)
+        if counted is None:
+            return None
+        hands[side] = counted
+    return hands
+
+
+def rectify_stand(
+    image: NDArray[np.uint8], geometry: BoardGeometry, region: NDArray[np.float64]
+) -> NDArray[np.uint8] | None:
+    """The stand seen square-on at the board's scale, or None when part of it lies outside the frame."""
+    corners_px = geometry.project(region)
+    h, w = image.shape[:2]
+    tolerance = 0.01 * max(h, w)
+    if (
+        (corners_px < -tolerance).any()
+        or (corners_px[:, 0] > w + tolerance).any()
+        or (corners_px[:, 1] > h + tolerance).any()
+    ):
+        return None
+    width = round(float(region[1, 0] - region[0, 0]) * CELL)
+    height = round(float(region[3, 1] - region[0, 1]) * CELL)
+    target = (region - region[0]) * CELL
+    to_grid = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), geometry.corners.astype(np.float32))
+    region_to_img = cv2.getPerspectiveTransform(region.astype(np.float32), corners_px.astype(np.float32))
+    del to_grid
+    out_to_img = region_to_img @ cv2.getPerspectiveTransform(target.astype(np.float32), region.astype(np.float32))
+    warped = cv2.warpPerspective(image, out_to_img, (width, height), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+    return np.asarray(warped, dtype=np.uint8)
+
+
+def count_stand(
+    stand: NDArray[np.uint8],
+    side: str,
+    layout: StandLayout,
+    classifier: PieceClassifier,
+    calibration: Calibrator | None,
+) -> dict[str, int] | None:
+    """Pieces by kind on one rectified stand (None when too much of it is unreadable)."""
+    step = max(1, round(layout.stride * CELL))
+    h, w = stand.shape[:2]
+    origins = [(x, y) for y in range(0, h - CROP + 1, step) for x in range(0, w - CROP + 1, step)]
+    if not origins:
+        return None
+    crops = np.stack([stand[y : y + CROP, x : x + CROP] for x, y in origins])
+    if side == "w":  # gote's pieces point towards sente: turn them upright
+        crops = np.ascontiguousarray(crops[:, ::-1, ::-1])
+    prediction: Prediction = classifier.predict(crops)
+    probs = calibration.adjust(prediction) if calibration else prediction.probs
+    if float((prediction.unreadable > 0.5).mean()) > 0.3:
+        return None
+    return _count(probs, origins, step)
+
+
+def _count(probs: NDArray[np.float64], origins: list[tuple[int, int]], step: int) -> dict[str, int]:
+    """Greedy non-maximum suppression over windows that see a piece; count the kinds kept."""
+    empty = SQUARE_LABELS.index(EMPTY)
+    piece_p = 1.0 - probs[:, empty]
+    order = np.argsort(-piece_p)
+    kept: list[int] = []
+    pts = np.array(origins, dtype=np.float64)
+    for i in order:
+        if piece_p[i] < 0.6:
+            break
+        if all(np.abs(pts[i] - pts[j]).max() > 1.5 * step for j in kept):
+            kept.append(int(i))
+    counts = {kind: 0 for kind in HAND_KINDS}
+    kinds = [label.upper() for label in SQUARE_LABELS[:empty]]
+    for i in kept:
+        by_kind: dict[str, float] = {}
+        for j, kind in enumerate(kinds):
+            by_kind[kind] = by_kind.get(kind, 0.0) + float(probs[i, j])
+        best = max(by_kind, key=lambda k: by_kind[k])
+        base = best.lstrip("+")
+        if base in counts:
+            counts[base] += 1
+    return {k: v for k, v in counts.items() if v}

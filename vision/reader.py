@@ -1,0 +1,248 @@
+"""The board reader: from a colour frame to per-square probabilities, a position and a reliability verdict.
+
+`BoardReader.read(frame)` finds the grid (or cheaply confirms the one found before), settles which side is
+sente's, cuts the 81 square crops, runs the classifier (and the user's calibration, if loaded), reads the
+stands, and marks squares it cannot vouch for: low confidence, a hand or blur over the square (the classifier's
+"unreadable" output), a frame too dark or blown out, more pieces of a kind than a set holds. A read with any
+unreliable square must not be taken as the position; the controller scores legal positions against `probs`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import BoardGeometry, check_board, find_board, to_gray
+from vision.classifier import PieceClassifier, Prediction
+from vision.hands import StandLayout, read_hands
+from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, square_name
+from vision.orientation import axes_swapped, owner_vote, turns_for_side
+from vision.squares import crops_from_frame, rectified_board, square_crops
+
+SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
+"""How many of each base kind (both owners, promoted or not) a set holds."""
+
+
+class Calibrator(Protocol):
+    """Turns the generic classifier's output into probabilities for the user's own set."""
+
+    def adjust(self, prediction: Prediction) -> NDArray[np.float64]:
+        """N×29 probabilities."""
+        ...
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """How the reader decides. `sente_side`: image side sente sits at (`bottom`, `top`, `left`, `right`) or None
+    to decide from the pieces; `min_confidence`: top probability below which a square is unreliable;
+    `max_unreadable`: unreadable probability above which it is; `recheck_ratio`: fraction of the grid support
+    seen at finding time that a later frame must keep for the grid to be reused; `stands`: where the piece
+    stands lie relative to the board (None: do not read hands)."""
+
+    sente_side: str | None = None
+    min_confidence: float = 0.9
+    max_unreadable: float = 0.25
+    recheck_ratio: float = 0.75
+    stands: StandLayout | None = field(default_factory=StandLayout)
+
+
+@dataclass(frozen=True)
+class SquareRead:
+    """One square: the most likely label, its probability, the best three, and whether it is trusted."""
+
+    label: str
+    p: float
+    top: tuple[tuple[str, float], ...]
+    reliable: bool
+
+
+@dataclass(frozen=True)
+class BoardRead:
+    """The result of reading one frame."""
+
+    board_found: bool
+    reason: str
+    """Empty when the read is fine; otherwise why the frame (or some squares) cannot be trusted."""
+    squares: tuple[SquareRead, ...] = ()
+    probs: NDArray[np.float64] | None = None
+    """81×29 probabilities over SQUARE_LABELS in SFEN order (None when no board was found)."""
+    hands: dict[str, dict[str, int]] | None = None
+    """{"b": {kind: count}, "w": {...}}, or None when the stands are not in view."""
+    geometry: BoardGeometry | None = None
+    ms: float = 0.0
+
+    @property
+    def unreliable(self) -> list[str]:
+        """Names of the squares the reader cannot vouch for (all 81 when no board was found)."""
+        if not self.board_found:
+            return [square_name(i) for i in range(81)]
+        return [square_name(i) for i, sq in enumerate(self.squares) if not sq.reliable]
+
+    @property
+    def reliable(self) -> bool:
+        """True when the board was found and every square is trusted."""
+        return self.board_found and not self.reason and all(sq.reliable for sq in self.squares)
+
+    @property
+    def labels(self) -> list[str]:
+        """The most likely label of every square (all empty when no board was found)."""
+        return [sq.label for sq in self.squares] if self.squares else [EMPTY] * 81
+
+    def sfen(self) -> str:
+        """`<board> b <hands>` from the most likely labels (hands `-` when empty or unknown)."""
+        return f"{board_field_from_labels(self.labels)} b {hands_field(self.hands)}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON shape of `shogi-robot vision read --json`."""
+        return {
+            "sfen": self.sfen(),
+            "board_found": self.board_found,
+            "reason": self.reason,
+            "squares": [
+                {"piece": sq.label, "p": round(sq.p, 4), "top": [[lab, round(p, 4)] for lab, p in sq.top]}
+                for sq in self.squares
+            ],
+            "hands": self.hands,
+            "unreliable": self.unreliable,
+            "ms": round(self.ms, 1),
+        }
+
+
+def hands_field(hands: dict[str, dict[str, int]] | None) -> str:
+    """SFEN hand field (`-` for none or unknown)."""
+    if not hands:
+        return "-"
+    text = ""
+    for side, upper in (("b", True), ("w", False)):
+        for kind in ("R", "B", "G", "S", "N", "L", "P"):
+            n = hands.get(side, {}).get(kind, 0)
+            if n:
+                text += (str(n) if n > 1 else "") + (kind if upper else kind.lower())
+    return text or "-"
+
+
+class BoardReader:
+    """Reads frames one after another, keeping the grid and its orientation while the camera stays put."""
+
+    def __init__(
+        self,
+        classifier: PieceClassifier | None = None,
+        settings: ReaderSettings | None = None,
+        calibration: Calibrator | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self._classifier = classifier or PieceClassifier()
+        self._settings = settings or ReaderSettings()
+        self._calibration = calibration
+        self._clock = clock
+        self._geometry: BoardGeometry | None = None
+
+    def reset(self) -> None:
+        """Forget the grid (the next read searches for it again)."""
+        self._geometry = None
+
+    def read(self, image: NDArray[np.uint8]) -> BoardRead:
+        """Read one frame."""
+        start = self._clock()
+        geometry = self._locate(image)
+        if geometry is None:
+            return BoardRead(False, "board not found", ms=(self._clock() - start) * 1000)
+        board = rectified_board(image, geometry)
+        crops = square_crops(board)
+        prediction = self._classifier.predict(crops)
+        if self._geometry is None:
+            geometry, crops, prediction = self._orient(image, geometry, crops, prediction)
+            board = rectified_board(image, geometry)
+            self._geometry = geometry
+        probs = self._calibration.adjust(prediction) if self._calibration else prediction.probs
+        reason = exposure_problem(board)
+        squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason))
+        if not reason and not all(sq.reliable for sq in squares):
+            reason = "some squares cannot be read reliably"
+        hands = None
+        if self._settings.stands is not None:
+            hands = read_hands(image, geometry, self._settings.stands, self._classifier, self._calibration)
+        ms = (self._clock() - start) * 1000
+        return BoardRead(True, reason, tuple(squares), probs, hands, geometry, ms)
+
+    def _locate(self, image: NDArray[np.uint8]) -> BoardGeometry | None:
+        """The grid: the previous one if the frame still supports it, else a fresh search."""
+        if self._geometry is not None:
+            support = check_board(image, self._geometry)
+            if support >= self._settings.recheck_ratio * self._geometry.support:
+                return self._geometry
+            self._geometry = None
+        if min(to_gray(image).shape[:2]) < 64:
+            return None
+        return find_board(image)
+
+    def _orient(
+        self, image: NDArray[np.uint8], geometry: BoardGeometry, crops: NDArray[np.uint8], prediction: Prediction
+    ) -> tuple[BoardGeometry, NDArray[np.uint8], Prediction]:
+        """Turn the grid so that sente's side is ranks g-i, re-cutting the crops if it turned."""
+        if self._settings.sente_side is not None:
+            turns = turns_for_side(geometry, self._settings.sente_side)
+        else:
+            turns = 1 if axes_swapped(prediction.probs, prediction.sideways) else 0
+            if turns:
+                crops = crops_from_frame(image, geometry.rotated(turns))
+                prediction = self._classifier.predict(crops)
+            if owner_vote(prediction.probs) < 0:
+                turns += 2
+        if turns == 0:
+            return geometry, crops, prediction
+        geometry = geometry.rotated(turns)
+        crops = crops_from_frame(image, geometry)
+        return geometry, crops, self._classifier.predict(crops)
+
+
+def exposure_problem(board: NDArray[np.uint8]) -> str:
+    """Why the rectified board is unusable as a whole (too dark, blown out, featureless), or ''."""
+    gray = to_gray(board)
+    mean, std = float(gray.mean()), float(gray.std())
+    if mean < 35:
+        return "frame too dark"
+    if mean > 235 or float((gray > 250).mean()) > 0.4:
+        return "frame overexposed"
+    if std < 6:
+        return "no contrast on the board"
+    return ""
+
+
+def judge_squares(
+    probs: NDArray[np.float64], prediction: Prediction, settings: ReaderSettings, whole_frame_bad: bool
+) -> list[SquareRead]:
+    """Per-square verdicts: label, probability, top three, trusted or not."""
+    order = np.argsort(-probs, axis=1)
+    labels = [SQUARE_LABELS[int(order[i, 0])] for i in range(81)]
+    over = over_limit_squares(labels)
+    squares = []
+    for i in range(81):
+        top = tuple((SQUARE_LABELS[int(j)], float(probs[i, j])) for j in order[i, :3])
+        reliable = (
+            not whole_frame_bad
+            and top[0][1] >= settings.min_confidence
+            and float(prediction.unreadable[i]) <= settings.max_unreadable
+            and float(prediction.sideways[i]) <= 0.5
+            and i not in over
+        )
+        squares.append(SquareRead(top[0][0], top[0][1], top, reliable))
+    return squares
+
+
+def over_limit_squares(labels: list[str]) -> set[int]:
+    """Squares holding a kind of which more are seen than a set holds (all of that kind's squares)."""
+    by_kind: dict[str, list[int]] = {}
+    for i, label in enumerate(labels):
+        if label != EMPTY:
+            by_kind.setdefault(label.upper().lstrip("+"), []).append(i)
+    bad: set[int] = set()
+    for kind, where in by_kind.items():
+        if len(where) > SET_LIMITS[kind]:
+            bad.update(where)
+    return bad

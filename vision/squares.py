@@ -1,0 +1,53 @@
+"""Cutting the 81 square crops out of a frame, given where the grid lies.
+
+The board is rectified once into a square image with `CELL` pixels per square and a margin of `MARGIN` squares
+round it; each square's crop is its cell plus that margin on every side (`CROP` × `CROP` pixels, BGR), so a
+piece sitting off centre or turned still lies inside. Crops come out in SFEN order (9a first, 1i last) as seen
+from sente, whatever the board's rotation in the image.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import GRID_CORNERS, BoardGeometry
+
+CROP = 48
+"""Side of one square's crop in pixels."""
+MARGIN = 0.1
+"""Extra border round each square in the crop, as a fraction of a square."""
+CELL = CROP / (1 + 2 * MARGIN)
+"""Pixels per square in the rectified board."""
+
+
+def rectified_board(image: NDArray[np.uint8], geometry: BoardGeometry) -> NDArray[np.uint8]:
+    """The board seen square-on from sente's side: 9 squares plus the margin, CELL pixels per square."""
+    pad = MARGIN * CELL
+    side = round(9 * CELL + 2 * pad)
+    corners = geometry.corners.astype(np.float64)
+    span = max(np.linalg.norm(corners[0] - corners[2]), np.linalg.norm(corners[1] - corners[3])) / np.sqrt(2)
+    shrink = min(1.0, 1.5 * side / max(span, 1.0))
+    if shrink < 0.99:  # avoid aliasing: bring the frame near the rectified scale first
+        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        corners = corners * shrink
+    target = (GRID_CORNERS * CELL + pad).astype(np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    warped = cv2.warpPerspective(image, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(warped, dtype=np.uint8)
+
+
+def square_crops(board: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """81 crops (81 × CROP × CROP × channels) in SFEN order from a rectified board."""
+    crops = np.empty((81, CROP, CROP, *board.shape[2:]), dtype=np.uint8)
+    for index in range(81):
+        row, col = divmod(index, 9)
+        x0, y0 = round(col * CELL), round(row * CELL)
+        crops[index] = board[y0 : y0 + CROP, x0 : x0 + CROP]
+    return crops
+
+
+def crops_from_frame(image: NDArray[np.uint8], geometry: BoardGeometry) -> NDArray[np.uint8]:
+    """The 81 square crops of a frame."""
+    return square_crops(rectified_board(image, geometry))

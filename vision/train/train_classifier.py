@@ -1,0 +1,163 @@
+"""Train the generic piece classifier on synthetic crops and export it to ONNX (training only; needs `.[train]`).
+
+Reproducible: every crop and the network's initial weights come from `--seed`; torch runs deterministically on
+CPU. Two piece styles are held out of training entirely (`HELD_OUT`) and the script reports accuracy on them
+separately; that is the honest figure for a set the classifier has never seen.
+
+    .venv/bin/python -m vision.train.train_classifier --out vision/models/pieces.onnx
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.classifier import MODEL_PATH, preprocess
+from vision.squares import CROP
+from vision.train.synth import ASSETS, N_CLASSES, PieceBank, make_dataset
+
+HELD_OUT: tuple[str, ...] = ("ryoko_1kanji", "1kanji_3d")
+"""Styles never used in training or tuning (2kanji_3d and orangain share glyphs, so both are trained on)."""
+CHUNK = 4000
+CHANNELS = (12, 24, 32, 48)
+
+
+def train_styles() -> list[str]:
+    """Every artwork style in the assets except the held-out ones."""
+    return sorted(p.name for p in ASSETS.iterdir() if p.is_dir() and p.name not in HELD_OUT)
+
+
+def _chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    seed, n, styles = job
+    return make_dataset(seed, n, styles, PieceBank.load(styles))
+
+
+def dataset(seed: int, n: int, styles: list[str], workers: int) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """n crops in chunks with their own seeds (the result does not depend on the number of workers)."""
+    jobs = [(seed * 10_000 + i, min(CHUNK, n - i * CHUNK), styles) for i in range((n + CHUNK - 1) // CHUNK)]
+    with Pool(workers) as pool:
+        parts = pool.map(_chunk, jobs)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def build_model() -> Any:
+    """The network: four conv blocks (CHANNELS) on 48×48 BGR, a 128-wide feature layer, 30 logits."""
+    from torch import nn
+
+    class Net(nn.Module):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            layers: list[nn.Module] = []
+            c_in = 3
+            for c_out in CHANNELS:
+                layers += [nn.Conv2d(c_in, c_out, 3, padding=1), nn.BatchNorm2d(c_out), nn.ReLU(), nn.MaxPool2d(2)]
+                c_in = c_out
+            self.body = nn.Sequential(*layers, nn.Flatten())
+            side = CROP // 16
+            self.feature = nn.Sequential(nn.Linear(CHANNELS[-1] * side * side, 128), nn.ReLU())
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(128, N_CLASSES))
+
+        def forward(self, x: Any) -> Any:
+            f = self.feature(self.body(x))
+            return self.head(f), f
+
+    return Net()
+
+
+def evaluate(model: Any, x: NDArray[np.float32], y: NDArray[np.int64]) -> float:
+    """Accuracy of the model on preprocessed crops."""
+    import torch
+
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for i in range(0, len(x), 512):
+            logits, _ = model(torch.from_numpy(x[i : i + 512]))
+            correct += int((logits.argmax(1).numpy() == y[i : i + 512]).sum())
+    return correct / len(y)
+
+
+def train(args: argparse.Namespace) -> dict[str, Any]:
+    """Generate data, train, evaluate on held-out styles, export ONNX; returns the figures."""
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    styles = train_styles()
+    t0 = time.time()
+    crops, targets = dataset(args.seed, args.n_train, styles, args.workers)
+    held = {s: dataset(args.seed + 1 + i, args.n_val, [s], args.workers) for i, s in enumerate(HELD_OUT)}
+    print(f"data: {len(crops)} training crops from {styles} in {time.time() - t0:.0f} s", flush=True)
+    x, y = preprocess(crops), targets
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    gen = np.random.default_rng(args.seed)
+    for epoch in range(args.epochs):
+        model.train()
+        order = gen.permutation(len(x))
+        total = 0.0
+        for i in range(0, len(x), args.batch):
+            idx = order[i : i + args.batch]
+            logits, _ = model(torch.from_numpy(x[idx]))
+            loss = loss_fn(logits, torch.from_numpy(y[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss) * len(idx)
+        figures = {s: evaluate(model, preprocess(c), t) for s, (c, t) in held.items()}
+        print(f"epoch {epoch + 1}: loss {total / len(x):.4f} held-out {figures} ({time.time() - t0:.0f} s)", flush=True)
+    export(model, args.out)
+    return {"train_styles": styles, "held_out": list(HELD_OUT), "held_out_crop_accuracy": figures, "seed": args.seed}
+
+
+def export(model: Any, out: Path) -> None:
+    """Write the model as ONNX with outputs `logits` and `features`."""
+    import torch
+
+    model.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        model,
+        torch.zeros(1, 3, CROP, CROP),
+        str(out),
+        input_names=["crops"],
+        output_names=["logits", "features"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--n-train", type=int, default=100_000)
+    parser.add_argument("--n-val", type=int, default=4000)
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    figures = train(args)
+    args.out.with_suffix(".json").write_text(json.dumps(figures, indent=2) + "\n")
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
