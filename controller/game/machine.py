@@ -1,0 +1,351 @@
+"""The game's state machine as a pure step function: `step(state, event, now) -> (state, commands)`.
+
+Owns: which event means what in which phase. States are `controller.game.state.Phase`; events come from
+`controller.game.events`, commands go out as `controller.game.commands`. Nothing here reads a clock, a camera or
+a file: `now` is passed in, and the shell carries out the commands in order (journal first).
+
+Flow: SETUP_CHECK (board = start) -> WAIT_HUMAN / ENGINE_THINKING by side to move. A human's move (from the
+reconciler) is journaled and ruled on, then the opponent is asked (play) or the other human waits (record). The
+opponent's move is journaled, then played by the gantry (ROBOT_MOVING: done, then confirmed by the camera; one
+retry, then the human is asked) or by the human (ASSIST_WAIT). Ambiguous reads, promotions and play-mode
+takebacks ask (PROMPT); a wrong board waits (MISMATCH). Any running clock that flags ends the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from controller.game import rulings
+from controller.game.clock import GameClock
+from controller.game.commands import (
+    Announce,
+    Command,
+    ExecuteMove,
+    ExpectPosition,
+    ReadBoard,
+    StartJournal,
+    StopEngine,
+)
+from controller.game.events import (
+    Abort,
+    AmbiguousSeen,
+    BoardConfirmed,
+    BoardMoveSeen,
+    Button,
+    ButtonPressed,
+    Declare,
+    EngineMoved,
+    Event,
+    MismatchSeen,
+    NewGame,
+    PromptAnswered,
+    RemoteMoved,
+    Resign,
+    TakebackSeen,
+    Tick,
+    TransferDone,
+    TransferFailed,
+)
+from controller.game.prompts import answer, apply_takeback, ask_ambiguous, ask_takeback
+from controller.game.settings import GameSettings, MoveSource, OpponentKind
+from controller.game.state import GameState, Phase, PlayedMove
+from controller.game.turns import (
+    Step,
+    commit,
+    engine_busy,
+    enter_turn,
+    game_over,
+    illegal_reason,
+    mismatch,
+    start_opponent_move,
+)
+from controller.rules.types import Color, GameResult, Termination
+
+IN_PLAY = frozenset(
+    {Phase.WAIT_HUMAN, Phase.ENGINE_THINKING, Phase.ROBOT_MOVING, Phase.ASSIST_WAIT, Phase.PROMPT, Phase.MISMATCH}
+)
+
+
+def initial(settings: GameSettings) -> Step:
+    """A new game waiting for the board to show the start position."""
+    state = GameState(settings, clock=GameClock.new(settings.clock))
+    return state, [ExpectPosition(settings.start_sfen), Announce("Set up the starting position.")]
+
+
+def resumed(settings: GameSettings, moves: Sequence[PlayedMove], clock: GameClock) -> Step:
+    """A game resumed from its journal, waiting for the board to show the journal's position."""
+    state = GameState(settings, moves=tuple(moves), clock=clock.cancel(), fresh=False)
+    text = f"Resuming after move {len(moves)}: set the board to the last position"
+    if moves and moves[-1].source is not MoveSource.HUMAN:
+        text += f" (with the {settings.opponent.value}'s move {moves[-1].usi} played)"
+    return state, [ExpectPosition(state.sfen()), Announce(text + ".")]
+
+
+def step(state: GameState, event: Event, now: float) -> Step:
+    """React to `event` at time `now` (seconds, monotonic)."""
+    if state.phase in IN_PLAY:
+        at = now if state.move_time_at is None else min(now, state.move_time_at)
+        flagged = state.clock.flagged(at)
+        if flagged is not None:
+            return game_over(state, rulings.timeout(flagged), [])
+    handler: Callable[[GameState, Any, float], Step] = _HANDLERS[type(event)]
+    return handler(state, event, now)
+
+
+def _board_confirmed(state: GameState, _event: BoardConfirmed, now: float) -> Step:
+    if state.phase in (Phase.SETUP_CHECK, Phase.RESET):
+        commands: list[Command] = [StartJournal(state.settings)] if state.fresh else []
+        state, started = enter_turn(replace(state, fresh=False), now)
+        return state, [*commands, Announce("Play starts."), *started]
+    if state.phase is Phase.MISMATCH:
+        return _resume(state, now)
+    if state.phase is Phase.ASSIST_WAIT or (state.phase is Phase.ROBOT_MOVING and state.transfer_done):
+        return enter_turn(state, now)
+    return state, []
+
+
+def _resume(state: GameState, now: float) -> Step:
+    target = state.resume
+    state = replace(state, resume=None, messages=())
+    if target is None:
+        return enter_turn(state, now)
+    if target in (Phase.ROBOT_MOVING, Phase.ASSIST_WAIT):
+        return start_opponent_move(state)
+    return replace(state, phase=target), [Announce("The board is right again.")]
+
+
+def _board_move(state: GameState, event: BoardMoveSeen, now: float) -> Step:
+    moves = event.moves
+    if not moves:
+        return state, []
+    if state.phase is Phase.WAIT_HUMAN or (state.phase is Phase.MISMATCH and state.resume is Phase.WAIT_HUMAN):
+        return _human_moves(replace(state, phase=Phase.WAIT_HUMAN), moves, now)
+    if state.phase is Phase.ASSIST_WAIT or (state.phase is Phase.ROBOT_MOVING and state.transfer_done):
+        return _opponent_move_seen(state, moves, now)
+    if state.phase is Phase.ENGINE_THINKING:
+        text = f"It is the {state.settings.opponent.value}'s turn: please take back {moves[0]}."
+        return mismatch(state, [], Phase.ENGINE_THINKING, (text,), state.sfen())
+    return state, []
+
+
+def _human_moves(state: GameState, moves: Sequence[str], now: float) -> Step:
+    """Commit a human's move (or two, in record mode), each ruled on; then start the next turn."""
+    commands: list[Command] = []
+    at = now if state.move_time_at is None else state.move_time_at
+    for index, usi in enumerate(moves):
+        if index > 0:
+            if state.settings.is_opponent(state.side_to_move):
+                text = f"One move at a time: {usi} was not expected; please take it back."
+                return mismatch(state, commands, None, (text,), state.sfen())
+            state, started = enter_turn(state, at)
+            commands += started
+            at = now
+        reason = illegal_reason(state, usi)
+        if reason is not None:
+            return mismatch(state, commands, Phase.WAIT_HUMAN, (reason,), state.sfen())
+        state, more, result = commit(state, usi, MoveSource.HUMAN, at)
+        commands += more
+        if result is not None:
+            return game_over(state, result, commands)
+    state, started = enter_turn(state, now)
+    return state, commands + started
+
+
+def _opponent_move_seen(state: GameState, moves: Sequence[str], now: float) -> Step:
+    """The board shows a move while the opponent's move is awaited: it must be that move (then maybe more)."""
+    if moves[0] != state.pending:
+        text = f"{moves[0]} is not the {state.settings.opponent.value}'s move: please play {state.pending} instead."
+        return state, [Announce(text)]
+    state, commands = enter_turn(state, now)
+    if len(moves) == 1:
+        return state, commands
+    state, more = _human_moves(state, moves[1:], now)
+    return state, commands + more
+
+
+def _opponent_moved(state: GameState, usi: str, kind: OpponentKind, now: float) -> Step:
+    waiting = state.phase is Phase.ENGINE_THINKING or (
+        state.phase is Phase.MISMATCH and state.resume is Phase.ENGINE_THINKING
+    )
+    if not waiting or state.settings.opponent is not kind:
+        return state, []
+    side = state.side_to_move
+    if usi == "resign":
+        return game_over(state, rulings.resignation(side), [], stop_engine=False)
+    if usi == "win":
+        return _declare_now(state, side, now)
+    reason = illegal_reason(state, usi)
+    if reason is not None:
+        return game_over(state, rulings.illegal(side, reason), [], stop_engine=False)
+    state, commands, result = commit(state, usi, state.settings.opponent_source, now)
+    commands.append(Announce(f"The {kind.value} plays {usi}."))
+    state = replace(state, pending=usi, retried=False)
+    if result is not None:
+        if state.settings.gantry:
+            commands.append(ExecuteMove(usi, state.sfen(len(state.moves) - 1)))
+        return game_over(state, result, commands, stop_engine=False)
+    if state.phase is Phase.MISMATCH:
+        resume = Phase.ROBOT_MOVING if state.settings.gantry else Phase.ASSIST_WAIT
+        return replace(state, resume=resume), [*commands, Announce("Set the board right first.")]
+    state, more = start_opponent_move(state)
+    return state, commands + more
+
+
+def _engine_moved(state: GameState, event: EngineMoved, now: float) -> Step:
+    return _opponent_moved(state, event.usi, OpponentKind.ENGINE, now)
+
+
+def _remote_moved(state: GameState, event: RemoteMoved, now: float) -> Step:
+    return _opponent_moved(state, event.usi, OpponentKind.REMOTE, now)
+
+
+def _transfer_done(state: GameState, _event: TransferDone, _now: float) -> Step:
+    if state.phase is Phase.ROBOT_MOVING:
+        return replace(state, transfer_done=True), []
+    return state, []
+
+
+def _transfer_failed(state: GameState, event: TransferFailed, _now: float) -> Step:
+    if state.phase is not Phase.ROBOT_MOVING or state.pending is None:
+        return state, []
+    if not state.retried:
+        state, commands = start_opponent_move(state)
+        text = f"The robot's move failed ({event.detail}); retrying."
+        return replace(state, retried=True), [Announce(text), *commands]
+    state, commands = start_opponent_move(replace(state, retried=True))
+    text = f"The robot could not play its move ({event.detail})."
+    return state, [Announce(text), *commands]
+
+
+def _mismatch_seen(state: GameState, event: MismatchSeen, _now: float) -> Step:
+    messages = tuple(event.messages) or ("The board does not match the game.",)
+    if state.phase is Phase.WAIT_HUMAN:
+        return mismatch(state, [], Phase.WAIT_HUMAN, messages, state.sfen())
+    if state.phase is Phase.ENGINE_THINKING:
+        return mismatch(state, [], Phase.ENGINE_THINKING, messages, state.sfen())
+    if state.phase is Phase.ROBOT_MOVING and state.transfer_done:
+        return mismatch(replace(state, pending=None), [], None, messages, state.sfen())
+    if state.phase in (Phase.MISMATCH, Phase.ASSIST_WAIT, Phase.SETUP_CHECK, Phase.RESET):
+        if messages == state.messages:
+            return state, []
+        return replace(state, messages=messages), [Announce(" ".join(messages))]
+    return state, []
+
+
+def _takeback_seen(state: GameState, event: TakebackSeen, now: float) -> Step:
+    allowed = state.phase in (Phase.WAIT_HUMAN, Phase.ENGINE_THINKING) or (
+        state.phase is Phase.MISMATCH and state.resume in (Phase.WAIT_HUMAN, Phase.ENGINE_THINKING)
+    )
+    if not allowed:
+        return state, []
+    if not 1 <= event.plies <= len(state.moves):
+        return state, [Announce(f"Cannot take back {event.plies} moves: {len(state.moves)} were played.")]
+    if state.settings.opponent_side is None:
+        return apply_takeback(state, event.plies, now)
+    return ask_takeback(state, event.plies, now)
+
+
+def _ambiguous_seen(state: GameState, event: AmbiguousSeen, now: float) -> Step:
+    candidates = tuple(tuple(c) for c in event.candidates if c)
+    if not candidates:
+        return state, []
+    if len(candidates) == 1:
+        return _board_move(state, BoardMoveSeen(candidates[0]), now)
+    if state.phase is Phase.ASSIST_WAIT or (state.phase is Phase.ROBOT_MOVING and state.transfer_done):
+        matching = [c for c in candidates if c[0] == state.pending]
+        if matching:
+            return _opponent_move_seen(state, min(matching, key=len), now)
+        return state, [Announce(f"Please play {state.pending} for the {state.settings.opponent.value}.")]
+    if state.phase is Phase.WAIT_HUMAN or (state.phase is Phase.MISMATCH and state.resume is Phase.WAIT_HUMAN):
+        return ask_ambiguous(replace(state, phase=Phase.WAIT_HUMAN), candidates, now)
+    return state, []
+
+
+def _prompt_answered(state: GameState, event: PromptAnswered, now: float) -> Step:
+    if state.phase is not Phase.PROMPT or state.prompt is None:
+        return state, []
+    outcome = answer(state, event.answer, now)
+    if outcome.moves is not None:
+        return _human_moves(outcome.state, outcome.moves, now)
+    return outcome.state, outcome.commands
+
+
+def _button(state: GameState, event: ButtonPressed, now: float) -> Step:
+    if state.phase is Phase.PROMPT and state.prompt is not None and event.button in (Button.YES, Button.NO):
+        options = state.prompt.options
+        index = 0 if event.button is Button.YES else 1
+        if index < len(options):
+            return _prompt_answered(state, PromptAnswered(options[index]), now)
+        return state, []
+    if event.button not in (Button.CLOCK, Button.MOVE_DONE) or state.phase is not Phase.WAIT_HUMAN:
+        return state, []
+    if event.side is not None and event.side is not state.side_to_move:
+        return state, []
+    if state.settings.clock_button and state.move_time_at is None:
+        state = replace(state, move_time_at=now)
+    return state, [ReadBoard()]
+
+
+def _resign(state: GameState, event: Resign, _now: float) -> Step:
+    if state.phase not in IN_PLAY:
+        return state, []
+    return game_over(state, rulings.resignation(event.side), [])
+
+
+def _declare(state: GameState, event: Declare, now: float) -> Step:
+    human_turn = state.phase is Phase.WAIT_HUMAN or (state.phase is Phase.MISMATCH and state.resume is Phase.WAIT_HUMAN)
+    if not human_turn or event.side is not state.side_to_move:
+        return state, [Announce(f"{rulings.name(event.side).capitalize()} can declare only on their own turn.")]
+    return _declare_now(state, event.side, now)
+
+
+def _declare_now(state: GameState, side: Color, now: float) -> Step:
+    """Judge `side`'s declaration on its own turn (its clock is charged up to now)."""
+    if state.clock.running is not None:
+        state = replace(state, clock=state.clock.stop(now)[0])
+    result = rulings.declaration(state.settings.start_sfen, state.usi_moves, side, state.settings.impasse)
+    return game_over(state, result, [], stop_engine=False)
+
+
+def _tick(state: GameState, _event: Tick, _now: float) -> Step:
+    return state, []
+
+
+def _new_game(state: GameState, _event: NewGame, _now: float) -> Step:
+    commands: list[Command] = []
+    if state.phase is not Phase.GAME_OVER and not state.fresh:
+        state, commands = game_over(state, GameResult(Termination.ABORT, None, "a new game was started"), [])
+    elif engine_busy(state):
+        commands.append(StopEngine())
+    fresh = GameState(state.settings, phase=Phase.RESET, clock=GameClock.new(state.settings.clock))
+    start = state.settings.start_sfen
+    return fresh, [*commands, ExpectPosition(start), Announce("Set up the pieces for a new game.")]
+
+
+def _abort(state: GameState, event: Abort, _now: float) -> Step:
+    if state.phase is Phase.GAME_OVER:
+        return state, []
+    detail = event.reason or "the game was stopped"
+    return game_over(state, GameResult(Termination.ABORT, None, detail), [])
+
+
+_HANDLERS: dict[type, Callable[[GameState, Any, float], Step]] = {
+    BoardConfirmed: _board_confirmed,
+    BoardMoveSeen: _board_move,
+    EngineMoved: _engine_moved,
+    RemoteMoved: _remote_moved,
+    TransferDone: _transfer_done,
+    TransferFailed: _transfer_failed,
+    MismatchSeen: _mismatch_seen,
+    TakebackSeen: _takeback_seen,
+    AmbiguousSeen: _ambiguous_seen,
+    PromptAnswered: _prompt_answered,
+    ButtonPressed: _button,
+    Resign: _resign,
+    Declare: _declare,
+    Tick: _tick,
+    NewGame: _new_game,
+    Abort: _abort,
+}

@@ -1,0 +1,133 @@
+"""The transitions the state machine's handlers share: starting a turn, committing a move, starting the
+opponent's move on the board, entering MISMATCH, and ending the game.
+
+Owns: the order of commands around a committed move (the journal entry first, then whatever acts on it) and the
+clock operations that go with each transition. Pure: every function takes a state and returns a new one with
+the commands to carry out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from controller.game import rulings
+from controller.game.commands import (
+    Announce,
+    AskEngine,
+    Command,
+    EndGame,
+    ExecuteMove,
+    ExpectPosition,
+    SaveJournal,
+    StartClock,
+    StopClock,
+    StopEngine,
+)
+from controller.game.entries import MoveEntry, ResultEntry
+from controller.game.settings import MoveSource
+from controller.game.state import GameState, Phase, PlayedMove
+from controller.rules.referee import check_move, legal_usi_moves
+from controller.rules.types import GameResult
+
+Step = tuple[GameState, list[Command]]
+
+
+def enter_turn(state: GameState, now: float) -> Step:
+    """Start the side to move's turn: its clock runs; the opponent is asked, or the human is awaited."""
+    side = state.side_to_move
+    clock = state.clock.cancel().start(side, now)
+    state = replace(
+        state,
+        clock=clock,
+        pending=None,
+        retried=False,
+        transfer_done=False,
+        prompt=None,
+        resume=None,
+        messages=(),
+        move_time_at=None,
+    )
+    commands: list[Command] = [StartClock(side)]
+    if state.settings.is_opponent(side):
+        commands.append(AskEngine(state.settings.start_sfen, state.usi_moves, clock.go_args(now)))
+        return replace(state, phase=Phase.ENGINE_THINKING), commands
+    return replace(state, phase=Phase.WAIT_HUMAN), commands
+
+
+def illegal_reason(state: GameState, usi: str) -> str | None:
+    """None when `usi` is legal now, else a sentence saying why not."""
+    board = state.board()
+    if usi in legal_usi_moves(board):
+        return None
+    explanation: str = check_move(board, usi).explanation
+    return explanation
+
+
+Committed = tuple[GameState, list[Command], GameResult | None]
+
+
+def commit(state: GameState, usi: str, source: MoveSource, at: float) -> Committed:
+    """Charge the mover's clock at `at`, append the (legal) move, and rule on the position it makes.
+
+    The journal entry is the first command; a time-out found when charging ends the game without the move.
+    """
+    clock, spent = state.clock.stop(at)
+    if spent.flagged:
+        return state, [], rulings.timeout(spent.side)
+    state = replace(state, clock=clock, moves=(*state.moves, PlayedMove(usi, spent.spent_s, source)))
+    entry = MoveEntry(len(state.moves), usi, source, spent.spent_s, state.snapshot())
+    commands: list[Command] = [SaveJournal(entry), StopClock()]
+    return state, commands, rulings.after_move(state.settings.start_sfen, state.usi_moves, state.settings.impasse)
+
+
+def start_opponent_move(state: GameState) -> Step:
+    """The opponent's committed move (`pending`) goes onto the board: by the gantry, or by the human (assist)."""
+    usi = state.pending
+    if usi is None:
+        raise ValueError("no pending opponent move")
+    after = state.sfen()
+    if state.settings.gantry and not state.retried:
+        commands: list[Command] = [ExpectPosition(after), ExecuteMove(usi, state.sfen(len(state.moves) - 1))]
+        return replace(state, phase=Phase.ROBOT_MOVING, transfer_done=False), commands
+    text = f"Please play {usi} for the {state.settings.opponent.value}."
+    return replace(state, phase=Phase.ASSIST_WAIT), [ExpectPosition(after), Announce(text)]
+
+
+def mismatch(
+    state: GameState, commands: list[Command], resume: Phase | None, messages: tuple[str, ...], expect: str
+) -> Step:
+    """Enter MISMATCH: say what is wrong and which position the board must show; `resume` is where to go next."""
+    state = replace(state, phase=Phase.MISMATCH, resume=resume, messages=messages, prompt=None)
+    return state, [*commands, Announce(" ".join(messages)), ExpectPosition(expect)]
+
+
+def engine_busy(state: GameState) -> bool:
+    """True when the opponent may be searching (its answer must be abandoned if the game moves on)."""
+    return state.phase is Phase.ENGINE_THINKING or (
+        state.phase is Phase.MISMATCH and state.resume is Phase.ENGINE_THINKING
+    )
+
+
+def game_over(
+    state: GameState, result: GameResult, commands: list[Command], *, stop_engine: bool | None = None
+) -> Step:
+    """End the game with `result`: stop clock and engine (when it may be searching, unless told), journal the
+    result, tell everyone."""
+    commands = list(commands)
+    if engine_busy(state) if stop_engine is None else stop_engine:
+        commands.append(StopEngine())
+    if state.clock.running is not None:
+        commands.append(StopClock())
+    if not state.fresh:
+        commands.append(SaveJournal(ResultEntry(result)))
+    commands += [EndGame(result), Announce(rulings.describe(result))]
+    state = replace(
+        state,
+        phase=Phase.GAME_OVER,
+        clock=state.clock.cancel(),
+        result=result,
+        prompt=None,
+        resume=None,
+        move_time_at=None,
+    )
+    return state, commands
