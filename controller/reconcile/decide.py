@@ -1,0 +1,155 @@
+"""The decision for one evidence window: which explanation wins, or what stands in the way.
+
+Owns: ranking the scored explanations and turning the ranking into a proposal: no change, a move (or two)
+to commit, a takeback, or a problem to report once it persists (an unreadable square, a board nothing legal
+fits, two explanations too close to call, piece stands that disagree, a move other than the expected one).
+The reconciler decides when a proposal has been seen often and long enough to act on.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+import cshogi
+import numpy as np
+
+from controller.reconcile.diagnose import explain_against, explain_mismatch, hands_sentences, unclear_sentence
+from controller.reconcile.evidence import Evidence
+from controller.reconcile.hypotheses import Hypothesis, Scorer
+from controller.reconcile.labels import Hands, Labels, board_labels, square_name
+from controller.reconcile.types import (
+    Ambiguous,
+    Candidate,
+    Mismatch,
+    MoveCommitted,
+    NoChange,
+    ReconcileConfig,
+    Result,
+    Takeback,
+    Waiting,
+)
+
+
+class ProposalKind(enum.Enum):
+    """How the reconciler treats a proposal."""
+
+    NO_CHANGE = "no_change"  # reported at once
+    WAIT = "wait"  # reported at once
+    MOVE = "move"  # committed after agree_frames
+    TAKEBACK = "takeback"  # reported after agree_frames
+    PROBLEM = "problem"  # reported after agree_frames and settle_seconds; Waiting(pending) before
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What one window suggests.
+
+    Attributes:
+        kind: how it is treated.
+        key: identity for counting agreeing frames.
+        result: what to report once it is settled (for MOVE: the commit, applied by the reconciler).
+        pending: the reason reported while it is not settled yet.
+    """
+
+    kind: ProposalKind
+    key: Hashable
+    result: Result
+    pending: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class GameView:
+    """What the decision needs to know about the game.
+
+    Attributes:
+        board: the last legal position (read only here).
+        labels: its labels.
+        hands: its hand counts.
+        expected_move: the move the board should come to (robot or assisted move), or None.
+    """
+
+    board: cshogi.Board
+    labels: Labels
+    hands: Hands
+    expected_move: str | None
+
+
+def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config: ReconcileConfig) -> Proposal:
+    """The proposal for one window; `hypotheses` must hold the no-change explanation."""
+    evidence = scorer.evidence
+    ranked = sorted(hypotheses, key=lambda h: -h.score)
+    unclear = [i for i in range(81) if i not in evidence.unseen and evidence.confidence[i] < config.unclear_probability]
+    if unclear:
+        sentence = unclear_sentence(unclear)
+        squares = tuple(square_name(i) for i in unclear)
+        return Proposal(ProposalKind.PROBLEM, ("unclear",), Mismatch((sentence,), squares), sentence)
+    best = ranked[0]
+    contenders = [h for h in ranked[: config.max_candidates * 4] if h.score >= best.score - config.commit_margin]
+    if not any(not scorer.misfit(h) for h in contenders):
+        return _mismatch(game, evidence, best, config)
+    hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
+    if hidden:
+        return Proposal(ProposalKind.WAIT, ("hidden",), Waiting(f"squares {_names(hidden)} are hidden"))
+    if len(contenders) > 1:
+        candidates = tuple(_candidate(h) for h in contenders[: config.max_candidates])
+        texts = " or ".join(c.text for c in candidates)
+        return Proposal(ProposalKind.PROBLEM, ("ambiguous",), Ambiguous(candidates), f"undecided between {texts}")
+    margin = best.score - ranked[1].score if len(ranked) > 1 else float("inf")
+    return _clear_winner(game, best, margin, scorer)
+
+
+def _clear_winner(game: GameView, best: Hypothesis, margin: float, scorer: Scorer) -> Proposal:
+    seen = scorer.hands_seen
+    if seen is not None and seen != best.hands:
+        sentences = hands_sentences(seen, best.hands)
+        return Proposal(
+            ProposalKind.PROBLEM,
+            ("hands", best.key()),
+            Mismatch(sentences),
+            f"waiting for the piece stands: {sentences[0]}",
+        )
+    if best.takeback:
+        return Proposal(ProposalKind.TAKEBACK, ("takeback", best.key()), Takeback(best.takeback, best.moves))
+    if not best.moves:
+        return Proposal(ProposalKind.NO_CHANGE, ("none",), NoChange())
+    expected = game.expected_move
+    if expected is not None and best.moves[0] != expected:
+        squares = tuple(square_name(i) for i in _changed(best, game.labels))
+        sentence = f"the move to make is {expected}, but the board shows {best.moves[0]} instead."
+        return Proposal(ProposalKind.PROBLEM, ("wrong", best.moves), Mismatch((sentence,), squares), sentence)
+    return Proposal(ProposalKind.MOVE, ("move", best.moves), MoveCommitted(best.moves, round(margin, 3)))
+
+
+def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: ReconcileConfig) -> Proposal:
+    if game.expected_move is not None:
+        after = game.board.copy()
+        after.push_usi(game.expected_move)
+        messages, names = explain_against(evidence, board_labels(after), config.mismatch_log_odds, config.max_messages)
+    else:
+        messages, names = explain_mismatch(
+            game.board, game.labels, evidence, best, log_odds=config.mismatch_log_odds, limit=config.max_messages
+        )
+    return Proposal(ProposalKind.PROBLEM, ("mismatch",), Mismatch(messages, names), messages[0])
+
+
+def _changed(hypothesis: Hypothesis, labels: Labels) -> list[int]:
+    return [int(i) for i in np.flatnonzero(hypothesis.labels() != labels)]
+
+
+def _names(squares: list[int]) -> str:
+    return ", ".join(square_name(i) for i in squares)
+
+
+def _candidate(hypothesis: Hypothesis) -> Candidate:
+    return Candidate(hypothesis.moves, hypothesis.takeback, round(hypothesis.score, 3), describe(hypothesis))
+
+
+def describe(hypothesis: Hypothesis) -> str:
+    """`7g7f`, `7g7f then 3c3d`, `no move`, `take back 2 moves`, `take back 1 move, then 7g7e`."""
+    moves = " then ".join(hypothesis.moves)
+    if not hypothesis.takeback:
+        return moves or "no move"
+    back = f"take back {hypothesis.takeback} move{'s' if hypothesis.takeback > 1 else ''}"
+    return f"{back}, then {moves}" if moves else back

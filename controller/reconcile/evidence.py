@@ -1,0 +1,97 @@
+"""The evidence window: per-square log-probabilities accumulated over the latest stable frames.
+
+Owns: turning a run of stable observations into one (81, 29) table of mean log-probabilities, ignoring each
+frame's unreliable squares, and the per-square summaries the decision needs (best label, its confidence,
+squares no frame has seen).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from controller.reconcile.labels import Hands, hands_from_mapping
+from controller.reconcile.types import Observation
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class Evidence:
+    """What the window says.
+
+    Attributes:
+        log_probs: (81, 29) mean log-probability per square and label (0 everywhere on unseen squares).
+        best: (81,) label index with the highest mean log-probability.
+        confidence: (81,) geometric-mean probability of that label (1.0 on unseen squares).
+        unseen: squares no frame in the window could read.
+        frames: frames in the window.
+        hands: the latest hand counts (None when unknown) and their confidence.
+        hand_confidence: the confidence of those counts.
+        first_time: time of the oldest frame in the window.
+    """
+
+    log_probs: FloatArray
+    best: npt.NDArray[np.int64]
+    confidence: FloatArray
+    unseen: frozenset[int]
+    frames: int
+    hands: Hands | None
+    hand_confidence: float
+    first_time: float
+
+
+class EvidenceWindow:
+    """A sliding window of stable frames; an unstable frame clears it."""
+
+    def __init__(self, size: int, floor: float) -> None:
+        self._size = size
+        self._floor = floor
+        self._logs: deque[FloatArray] = deque(maxlen=size)
+        self._masks: deque[FloatArray] = deque(maxlen=size)
+        self._times: deque[float] = deque(maxlen=size)
+        self._hands: Hands | None = None
+        self._hand_confidence = 0.0
+
+    def clear(self) -> None:
+        """Forget every frame."""
+        self._logs.clear()
+        self._masks.clear()
+        self._times.clear()
+
+    def __len__(self) -> int:
+        return len(self._logs)
+
+    def add(self, obs: Observation) -> None:
+        """Add a stable frame (the oldest drops out when the window is full)."""
+        mask = np.ones((81, 1), dtype=np.float64)
+        if obs.unreliable:
+            mask[sorted(obs.unreliable)] = 0.0
+        self._logs.append(np.log(np.maximum(obs.probs, self._floor)) * mask)
+        self._masks.append(mask)
+        self._times.append(obs.time)
+        self._hands = None if obs.hands is None else hands_from_mapping(obs.hands)
+        self._hand_confidence = obs.hand_confidence if obs.hands is not None else 0.0
+
+    def evidence(self) -> Evidence:
+        """The window's summary (at least one frame must have been added)."""
+        seen = np.sum(self._masks, axis=0)
+        total = np.sum(self._logs, axis=0)
+        log_probs = np.where(seen > 0, total / np.maximum(seen, 1.0), 0.0)
+        best = np.argmax(log_probs, axis=1)
+        confidence = np.exp(log_probs[np.arange(81), best])
+        unseen_mask = seen[:, 0] == 0
+        confidence[unseen_mask] = 1.0
+        return Evidence(
+            log_probs=log_probs,
+            best=best,
+            confidence=confidence,
+            unseen=frozenset(int(i) for i in np.flatnonzero(unseen_mask)),
+            frames=len(self._logs),
+            hands=self._hands,
+            hand_confidence=self._hand_confidence,
+            first_time=self._times[0],
+        )

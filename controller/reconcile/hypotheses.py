@@ -1,0 +1,178 @@
+"""Explanations of the board and their scores: nothing changed, one legal move, two, or a takeback.
+
+Owns: generating candidate positions from the game state and scoring them against the evidence window.
+A position's score is the sum over squares of its labels' mean log-probabilities, plus a hands term when the
+stands are read, plus a prior cost for the less likely kinds of explanation (two moves, takebacks). A move
+changes only two squares, so a successor is scored from its parent's total by two or three table look-ups.
+Pairs of moves are pruned: both moves must start on (or, for a drop, land on) a square that shows change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import cshogi
+import numpy as np
+
+from controller.reconcile.evidence import Evidence
+from controller.reconcile.labels import Hands, Labels, move_effect, move_primary_square
+from controller.reconcile.types import ReconcileConfig
+
+Changes = tuple[tuple[int, int], ...]
+
+
+class Hypothesis(NamedTuple):
+    """One explanation.
+
+    Attributes:
+        takeback: plies taken back first (0: none).
+        moves: USI moves played after that.
+        base: the labels of the position the changes apply to (the expected one, or the earlier one).
+        changes: (square, label) pairs that differ from `base`.
+        hands: the hand counts of the explained position.
+        score: total log-likelihood with the hands term and the prior.
+    """
+
+    takeback: int
+    moves: tuple[str, ...]
+    base: Labels
+    changes: Changes
+    hands: Hands
+    score: float
+
+    def labels(self) -> Labels:
+        """The 81 labels of the explained position."""
+        labels = self.base.copy()
+        for square, label in self.changes:
+            labels[square] = label
+        return labels
+
+    def key(self) -> tuple[int, tuple[str, ...]]:
+        """Identity of the explanation (what would be committed)."""
+        return self.takeback, self.moves
+
+
+@dataclass(frozen=True, eq=False)
+class Base:
+    """A position to expand from, with its score and per-square score deltas.
+
+    Attributes:
+        labels: the position's 81 labels.
+        hands: its hand counts.
+        board_score: sum of the mean log-probabilities of its labels.
+        delta: delta[square][label] = score change when `square` shows `label` instead (nested lists: fast).
+        changed: squares whose evidence does not clearly favour the position's label.
+    """
+
+    labels: Labels
+    hands: Hands
+    board_score: float
+    delta: list[list[float]]
+    changed: frozenset[int]
+
+
+class Scorer:
+    """Scores positions against one evidence window."""
+
+    def __init__(self, evidence: Evidence, config: ReconcileConfig) -> None:
+        self.evidence = evidence
+        self.config = config
+        usable = evidence.hands is not None and evidence.hand_confidence >= config.hands_min_confidence
+        self._hands_seen = evidence.hands if usable else None
+        self._hand_scale = config.hand_weight * evidence.hand_confidence
+
+    @property
+    def hands_seen(self) -> Hands | None:
+        """The hand counts used for scoring (None when unknown or not trusted)."""
+        return self._hands_seen
+
+    def hands_term(self, hands: Hands) -> float:
+        """Minus the weighted number of pieces by which `hands` differs from the stands as read."""
+        if self._hands_seen is None:
+            return 0.0
+        return -self._hand_scale * sum(abs(a - b) for a, b in zip(self._hands_seen, hands, strict=True))
+
+    def base(self, labels: Labels, hands: Hands) -> Base:
+        """Prepare `labels` as a parent position."""
+        log_probs = self.evidence.log_probs
+        own = log_probs[np.arange(81), labels]
+        delta = log_probs - own[:, None]
+        alternatives = delta.copy()
+        alternatives[np.arange(81), labels] = -np.inf
+        changed = np.flatnonzero(alternatives.max(axis=1) > -self.config.prune_margin)
+        return Base(labels, hands, float(own.sum()), delta.tolist(), frozenset(int(i) for i in changed))
+
+    def position(self, labels: Labels, hands: Hands, prior: float, takeback: int) -> Hypothesis:
+        """A whole position scored from scratch (takebacks)."""
+        board_score = float(self.evidence.log_probs[np.arange(81), labels].sum())
+        return Hypothesis(takeback, (), labels, (), hands, board_score + self.hands_term(hands) - prior)
+
+    def successors(
+        self, board: cshogi.Board, base: Base, *, takeback: int, prior: float, pairs: bool, skip: str | None = None
+    ) -> list[Hypothesis]:
+        """Every legal move from `board` (and pruned pairs when `pairs`), scored against `base`."""
+        found: list[Hypothesis] = []
+        pieces = board.pieces
+        turn = board.turn
+        for move in board.legal_moves:
+            usi = cshogi.move_to_usi(move)
+            if usi == skip:
+                continue
+            changes, hand_delta = move_effect(pieces, turn, move)
+            hands = _apply_hands(base.hands, hand_delta)
+            first = self._scored(base, takeback=takeback, moves=(usi,), changes=changes, hands=hands, prior=prior)
+            found.append(first)
+            if pairs and move_primary_square(move) in base.changed:
+                board.push(move)
+                try:
+                    found.extend(self._replies(board, base, first, prior + self.config.pair_penalty))
+                finally:
+                    board.pop()
+        return found
+
+    def _replies(self, board: cshogi.Board, base: Base, first: Hypothesis, prior: float) -> Iterable[Hypothesis]:
+        """Legal replies to `first` (already pushed on `board`) that start on a changed square."""
+        pieces = board.pieces
+        turn = board.turn
+        for move in board.legal_moves:
+            if move_primary_square(move) not in base.changed:
+                continue
+            changes, hand_delta = move_effect(pieces, turn, move)
+            merged = dict(first.changes)
+            merged.update(changes)
+            yield self._scored(
+                base,
+                takeback=first.takeback,
+                moves=(*first.moves, cshogi.move_to_usi(move)),
+                changes=tuple(merged.items()),
+                hands=_apply_hands(first.hands, hand_delta),
+                prior=prior,
+            )
+
+    def _scored(
+        self, base: Base, *, takeback: int, moves: tuple[str, ...], changes: Changes, hands: Hands, prior: float
+    ) -> Hypothesis:
+        delta = base.delta
+        score = base.board_score
+        for square, label in changes:
+            score += delta[square][label]
+        return Hypothesis(takeback, moves, base.labels, changes, hands, score + self.hands_term(hands) - prior)
+
+    def misfit(self, hypothesis: Hypothesis) -> list[tuple[int, float]]:
+        """Squares (with log-odds) whose best label beats the explanation's by more than the mismatch threshold."""
+        labels = hypothesis.labels()
+        log_probs = self.evidence.log_probs
+        odds = log_probs[np.arange(81), self.evidence.best] - log_probs[np.arange(81), labels]
+        bad = np.flatnonzero(odds > self.config.mismatch_log_odds)
+        return sorted(((int(i), float(odds[i])) for i in bad), key=lambda item: -item[1])
+
+
+def _apply_hands(hands: Hands, delta: tuple[tuple[int, int], ...]) -> Hands:
+    if not delta:
+        return hands
+    counts = list(hands)
+    for slot, change in delta:
+        counts[slot] += change
+    return tuple(counts)

@@ -1,0 +1,205 @@
+"""The reconciler: the game as the board should show it, fed observation by observation.
+
+Owns: the last legal position (a cshogi board, the move list and each earlier position's labels and hands,
+for takebacks), the evidence window, the expected move of a robot or assisted move, and the agreement rule:
+a proposal is acted on only after `agree_frames` consecutive stable frames propose it (and, for problems,
+only after it has lasted `settle_seconds`). Committing a move is the only thing that changes the game on its
+own; takebacks, ambiguities and mismatches are reported for the caller to decide (`take_back`, `play`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+from controller.reconcile.decide import GameView, Proposal, ProposalKind, propose
+from controller.reconcile.errors import GameStateError
+from controller.reconcile.evidence import EvidenceWindow
+from controller.reconcile.hypotheses import Hypothesis, Scorer
+from controller.reconcile.labels import Hands, Labels, board_hands, board_labels
+from controller.reconcile.types import MoveCommitted, Observation, ReconcileConfig, Result, Waiting
+from controller.rules.game import push_checked
+from controller.rules.positions import STARTPOS_SFEN, board_from_sfen
+from controller.rules.referee import legal_usi_moves
+
+
+class Reconciler:
+    """Turns a stream of observations into committed moves of one game."""
+
+    def __init__(
+        self, config: ReconcileConfig | None = None, sfen: str = STARTPOS_SFEN, moves: Iterable[str] = ()
+    ) -> None:
+        self._config = config or ReconcileConfig()
+        self._window = EvidenceWindow(self._config.window_frames, self._config.probability_floor)
+        self._board = board_from_sfen(sfen)
+        self._start: str = self._board.sfen()
+        self._moves: list[str] = []
+        self._history: list[tuple[Labels, Hands]] = []
+        self._expected: str | None = None
+        self._streak: tuple[Hashable, int, float] | None = None
+        self.set_position(sfen, moves)
+
+    # --- the game -------------------------------------------------------------------------------------------
+
+    @property
+    def config(self) -> ReconcileConfig:
+        """The thresholds in use."""
+        return self._config
+
+    @property
+    def sfen(self) -> str:
+        """The last legal position."""
+        return str(self._board.sfen())
+
+    @property
+    def start_sfen(self) -> str:
+        """The position the move list starts from."""
+        return self._start
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """The moves played since the start position."""
+        return tuple(self._moves)
+
+    @property
+    def expected_move(self) -> str | None:
+        """The move the board should come to, if one was announced with `expect`."""
+        return self._expected
+
+    def set_position(self, sfen: str, moves: Iterable[str] = ()) -> None:
+        """Start over from `sfen` and `moves` (each checked); the evidence window and expectation are cleared.
+
+        Raises:
+            PositionError, IllegalMoveError: from the rules layer, for a bad position or move.
+        """
+        board = board_from_sfen(sfen)
+        start: str = board.sfen()
+        history = [(board_labels(board), board_hands(board))]
+        played: list[str] = []
+        for ply, usi in enumerate(moves, start=1):
+            push_checked(board, usi, ply=ply)
+            played.append(usi)
+            history.append((board_labels(board), board_hands(board)))
+        self._board, self._start, self._moves, self._history = board, start, played, history
+        self._expected = None
+        self._window.clear()
+        self._streak = None
+
+    def play(self, moves: Iterable[str]) -> None:
+        """Add moves decided elsewhere (an answered ambiguity, a takeback's replacement move).
+
+        Raises:
+            GameStateError: when a move is not legal (the game keeps the moves before it).
+        """
+        for usi in moves:
+            if usi not in legal_usi_moves(self._board):
+                raise GameStateError(f"{usi} is not a legal move in {self.sfen}")
+            self._push(usi)
+        self._streak = None
+
+    def take_back(self, plies: int) -> None:
+        """Undo the last `plies` moves (after a Takeback was accepted).
+
+        Raises:
+            GameStateError: when fewer moves were played.
+        """
+        if not 0 < plies <= len(self._moves):
+            raise GameStateError(f"cannot take back {plies} moves: {len(self._moves)} have been played")
+        for _ in range(plies):
+            self._board.pop()
+            self._moves.pop()
+            self._history.pop()
+        self._expected = None
+        self._streak = None
+
+    def expect(self, move: str | None) -> None:
+        """Announce the move the board should come to (a gantry transfer or an assisted move); None to cancel.
+
+        Raises:
+            GameStateError: when the move is not legal here.
+        """
+        if move is not None and move not in legal_usi_moves(self._board):
+            raise GameStateError(f"cannot expect {move}: it is not legal in {self.sfen}")
+        self._expected = move
+        self._streak = None
+
+    # --- observations ---------------------------------------------------------------------------------------
+
+    def observe(self, obs: Observation) -> Result:
+        """Take one observation and say what, if anything, was decided."""
+        if not obs.stable:
+            self._window.clear()
+            self._streak = None
+            return Waiting("hands over the board")
+        self._window.add(obs)
+        scorer = Scorer(self._window.evidence(), self._config)
+        labels, hands = self._history[-1]
+        game = GameView(self._board, labels, hands, self._expected)
+        proposal = propose(game, self._hypotheses(scorer), scorer, self._config)
+        return self._settle(proposal, obs.time)
+
+    def _settle(self, proposal: Proposal, now: float) -> Result:
+        if self._streak is not None and self._streak[0] == proposal.key:
+            key, count, since = self._streak
+            self._streak = (key, count + 1, since)
+        else:
+            self._streak = (proposal.key, 1, now)
+        _, count, since = self._streak
+        count_needed = self._config.agree_frames
+        agreed = count >= count_needed
+        if proposal.kind in (ProposalKind.NO_CHANGE, ProposalKind.WAIT):
+            return proposal.result
+        if isinstance(proposal.result, MoveCommitted):
+            if not agreed:
+                moves = " then ".join(proposal.result.moves)
+                return Waiting(f"confirming {moves} ({count}/{count_needed})")
+            for usi in proposal.result.moves:
+                self._push(usi)
+            self._streak = None
+            return proposal.result
+        if proposal.kind is ProposalKind.TAKEBACK:
+            return (
+                proposal.result if agreed else Waiting(f"confirming a takeback ({count}/{self._config.agree_frames})")
+            )
+        if agreed and now - since >= self._config.settle_seconds:
+            return proposal.result
+        return Waiting(proposal.pending)
+
+    def _push(self, usi: str) -> None:
+        self._board.push_usi(usi)
+        self._moves.append(usi)
+        self._history.append((board_labels(self._board), board_hands(self._board)))
+        if self._expected is not None:
+            self._expected = None
+
+    def _hypotheses(self, scorer: Scorer) -> list[Hypothesis]:
+        labels, hands = self._history[-1]
+        base = scorer.base(labels, hands)
+        found = [Hypothesis(0, (), labels, (), hands, base.board_score + scorer.hands_term(hands))]
+        found += scorer.successors(self._board, base, takeback=0, prior=0.0, pairs=True)
+        found += self._takebacks(scorer, labels, hands)
+        return found
+
+    def _takebacks(self, scorer: Scorer, labels: Labels, hands: Hands) -> list[Hypothesis]:
+        """Earlier positions of the game, and a different move in place of the last one."""
+        config = self._config
+        limit = len(self._moves) if config.max_takeback_plies == 0 else min(config.max_takeback_plies, len(self._moves))
+        seen = {(labels.tobytes(), hands)}
+        found = []
+        for plies in range(1, limit + 1):
+            earlier_labels, earlier_hands = self._history[-1 - plies]
+            key = (earlier_labels.tobytes(), earlier_hands)
+            if key in seen:
+                continue
+            seen.add(key)
+            found.append(scorer.position(earlier_labels, earlier_hands, config.takeback_penalty, plies))
+        if not self._moves:
+            return found
+        last = self._board.peek()
+        self._board.pop()
+        try:
+            base = scorer.base(*self._history[-2])
+            prior = config.takeback_penalty + config.replace_penalty
+            found += scorer.successors(self._board, base, takeback=1, prior=prior, pairs=False, skip=self._moves[-1])
+        finally:
+            self._board.push(last)
+        return found

@@ -1,0 +1,189 @@
+"""Values of reconciliation: the observation it is fed, the results it returns, and its thresholds.
+
+Owns: `Observation` (the controller's own view of one board read: the composition root adapts the reader's
+output into it), the result dataclasses, `Candidate`, and `ReconcileConfig` (validated once, at construction).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from controller.reconcile.errors import ConfigError, ObservationError
+from controller.reconcile.labels import HAND_INDEX, N_LABELS
+
+ROW_SUM_TOLERANCE = 1e-3
+
+
+@dataclass(frozen=True, eq=False)
+class Observation:
+    """One read of the board and the piece stands.
+
+    Attributes:
+        probs: shape (81, 29): per square (SFEN order: 0 = 9a, 8 = 1a, 80 = 1i) the probability of each label
+            in `labels.SQUARE_LABELS` order; each row sums to 1.
+        hands: pieces on the stands by SFEN letter (`P`: sente pawns, `p`: gote pawns); None when unknown.
+        hand_confidence: 0..1, how far the hand counts can be trusted.
+        unreliable: squares the reader flags (occluded, blurred): their probabilities are ignored.
+        stable: the motion gate says hands are off the board.
+        time: seconds on the injected clock.
+    """
+
+    probs: npt.NDArray[np.float64]
+    hands: Mapping[str, int] | None = None
+    hand_confidence: float = 0.0
+    unreliable: frozenset[int] = frozenset()
+    stable: bool = True
+    time: float = 0.0
+
+    def __post_init__(self) -> None:
+        probs = np.asarray(self.probs, dtype=np.float64)
+        if probs.shape != (81, N_LABELS):
+            raise ObservationError(f"probabilities must have shape (81, {N_LABELS}), got {probs.shape}")
+        if not np.all(np.isfinite(probs)) or np.any(probs < 0):
+            raise ObservationError("probabilities must be finite and non-negative")
+        worst = float(np.max(np.abs(probs.sum(axis=1) - 1.0)))
+        if worst > ROW_SUM_TOLERANCE:
+            raise ObservationError(f"each square's probabilities must sum to 1 (off by {worst:.4f})")
+        object.__setattr__(self, "probs", probs)
+        if not 0.0 <= self.hand_confidence <= 1.0:
+            raise ObservationError(f"hand_confidence must be in 0..1, got {self.hand_confidence}")
+        if any(not 0 <= sq < 81 for sq in self.unreliable):
+            raise ObservationError(f"unreliable squares must be indices 0..80, got {sorted(self.unreliable)}")
+        if self.hands is not None:
+            for letter, count in self.hands.items():
+                if letter not in HAND_INDEX:
+                    raise ObservationError(f"unknown hand piece {letter!r} (use R B G S N L P, lower case for gote)")
+                if count < 0:
+                    raise ObservationError(f"negative hand count for {letter!r}: {count}")
+        if not math.isfinite(self.time):
+            raise ObservationError(f"observation time must be finite, got {self.time}")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One explanation of what the board shows.
+
+    Attributes:
+        moves: USI moves played (after any takeback), in order.
+        takeback: plies taken back before those moves (0: none).
+        score: log-likelihood of the resulting position (higher is better; compare candidates by difference).
+        text: a short description for a player ("7g7f", "take back 1 move").
+    """
+
+    moves: tuple[str, ...]
+    takeback: int
+    score: float
+    text: str
+
+
+@dataclass(frozen=True)
+class NoChange:
+    """The board still shows the expected position."""
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Not decided yet (hands over the board, settling, confirming, a square unclear)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class MoveCommitted:
+    """One or two legal moves were made; the reconciler's game now includes them."""
+
+    moves: tuple[str, ...]
+    margin: float
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """The board returned to an earlier position (possibly followed by `then`, a different move).
+
+    The reconciler's game is unchanged: the caller decides (`Reconciler.take_back`).
+    """
+
+    plies: int
+    then: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """Two or more explanations are too close to call; ask the player (best first)."""
+
+    candidates: tuple[Candidate, ...]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The board matches nothing legal. The last legal position is kept until the board is set right."""
+
+    messages: tuple[str, ...]
+    squares: tuple[str, ...] = field(default=())
+
+
+Result = NoChange | Waiting | MoveCommitted | Takeback | Ambiguous | Mismatch
+
+
+@dataclass(frozen=True)
+class ReconcileConfig:
+    """Thresholds (log-likelihoods are means over the frames of the evidence window, natural log).
+
+    Attributes:
+        window_frames: stable frames kept as evidence (a sliding window; an unstable frame empties it).
+        agree_frames: consecutive stable frames that must propose the same decision before it is reported.
+        commit_margin: how far the best explanation must be ahead of the next one to be committed.
+        prune_margin: pairs of moves whose first or second move starts on a square showing no sign of change
+            (evidence for its expected label this much ahead of any other) are not scored; >= commit_margin.
+        mismatch_log_odds: a square disagrees with an explanation when its best label is this much more likely.
+        unclear_probability: a square whose best label has a lower (geometric mean) probability is unclear.
+        pair_penalty / takeback_penalty / replace_penalty: prior costs of two moves between reads, of a
+            takeback, and of a different move after taking one back.
+        hand_weight: log-likelihood cost per piece of difference between the seen and explained hands
+            (scaled by the observation's hand_confidence).
+        hands_min_confidence: below this, hand counts are not used at all.
+        settle_seconds: a problem (mismatch, ambiguity, unclear square, wrong hands) must persist this long
+            before it is reported; until then the result is Waiting.
+        probability_floor: probabilities are clipped to this before taking logs.
+        max_takeback_plies: how far back takebacks are looked for (0: the whole game).
+        max_candidates: most candidates listed in Ambiguous.
+        max_messages: most sentences in a Mismatch.
+    """
+
+    window_frames: int = 6
+    agree_frames: int = 3
+    commit_margin: float = 2.0
+    prune_margin: float = 3.0
+    mismatch_log_odds: float = 3.0
+    unclear_probability: float = 0.5
+    pair_penalty: float = 1.0
+    takeback_penalty: float = 1.0
+    replace_penalty: float = 1.0
+    hand_weight: float = 2.5
+    hands_min_confidence: float = 0.5
+    settle_seconds: float = 1.0
+    probability_floor: float = 1e-4
+    max_takeback_plies: int = 0
+    max_candidates: int = 4
+    max_messages: int = 4
+
+    def __post_init__(self) -> None:
+        if self.window_frames < 1 or self.agree_frames < 1:
+            raise ConfigError("window_frames and agree_frames must be at least 1")
+        if self.commit_margin <= 0 or self.mismatch_log_odds <= 0:
+            raise ConfigError("commit_margin and mismatch_log_odds must be positive")
+        if self.prune_margin < self.commit_margin:
+            raise ConfigError(f"prune_margin ({self.prune_margin}) must be >= commit_margin ({self.commit_margin})")
+        if not 0.0 < self.unclear_probability < 1.0 or not 0.0 <= self.hands_min_confidence <= 1.0:
+            raise ConfigError("unclear_probability must be in (0, 1) and hands_min_confidence in [0, 1]")
+        if min(self.pair_penalty, self.takeback_penalty, self.replace_penalty, self.hand_weight) < 0:
+            raise ConfigError("penalties and hand_weight must not be negative")
+        if self.settle_seconds < 0 or not 0.0 < self.probability_floor < 0.1:
+            raise ConfigError("settle_seconds must be >= 0 and probability_floor in (0, 0.1)")
+        if self.max_takeback_plies < 0 or self.max_candidates < 2 or self.max_messages < 1:
+            raise ConfigError("max_takeback_plies >= 0, max_candidates >= 2 and max_messages >= 1 are required")
