@@ -126,11 +126,11 @@ class GrblGantry:
         self._confirm_idle()
 
     def grip(self) -> None:
-        """Switch the gripper on once motion has stopped, then dwell."""
+        """Switch the gripper on once motion has stopped, dwell, and confirm where (`position()`)."""
         self._switch(True)
 
     def release(self) -> None:
-        """Switch the gripper off once motion has stopped, then dwell."""
+        """Switch the gripper off once motion has stopped, dwell, and confirm where (`position()`)."""
         self._switch(False)
 
     def _switch(self, on: bool) -> None:
@@ -144,6 +144,7 @@ class GrblGantry:
             self._send(gcode.COOLANT_ON if on else gcode.COOLANT_OFF, self.timings.motion_timeout_s, True)
             self._gripper_on = on
         self._send(gcode.dwell(dwell), self.timings.motion_timeout_s + dwell, poll_status=True)
+        self._confirm_idle()
 
     # ----- status and real-time -------------------------------------------------------------------------------
     def status(self) -> StatusReport:

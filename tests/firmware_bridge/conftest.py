@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,20 @@ FAST_GANTRY = GantryTimings(motion_timeout_s=5.0, homing_timeout_s=5.0, grip_dwe
 
 def fast_config(faults: FaultConfig | None = None, **kwargs: object) -> FakeGrblConfig:
     """A fast-moving fake with the given faults."""
-    return FakeGrblConfig(settings=FAST_MOTION, boot_delay_s=0.02, faults=faults or FaultConfig(), **kwargs)  # type: ignore[arg-type]
+    options: dict[str, Any] = {"settings": FAST_MOTION, "boot_delay_s": 0.02, "faults": faults or FaultConfig()}
+    return FakeGrblConfig(**{**options, **kwargs})
+
+
+@pytest.fixture
+def config() -> Callable[..., FakeGrblConfig]:
+    """The `fast_config` factory, as a fixture."""
+    return fast_config
+
+
+@pytest.fixture
+def link_timings() -> LinkTimings:
+    """Short link timeouts for tests."""
+    return FAST_LINK
 
 
 @pytest.fixture
