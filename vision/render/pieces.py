@@ -1,0 +1,171 @@
+"""Pieces on the board plane canvas: each sprite scaled to its kind's real size, turned, lifted by its thickness
+(the face drawn where the camera sees it, the sides filled in between), and its shadow added to a shadow layer.
+
+A face `h` mm above the board appears on the board plane scaled by `camera.parallax(h)` about the point below the
+camera; that is exact for a flat face parallel to the board, so drawing on the plane then warping is correct.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.render.assets import PIECE_HEIGHT_MM, PIECE_THICKNESS_MM, Sprite, base_kind
+from vision.render.board import Plane
+from vision.render.geometry import Camera
+
+
+@dataclass(frozen=True)
+class Light:
+    """Direction of the main light: shadows fall `shadow_per_mm` mm along (dx, dy) per mm of height."""
+
+    dx: float
+    dy: float
+    shadow_per_mm: float
+    strength: float
+
+    @staticmethod
+    def random(rng: np.random.Generator, strength: float = 1.0) -> Light:
+        """A lamp somewhere above: elevation 40-80 degrees, any azimuth."""
+        azimuth = rng.uniform(0, 2 * math.pi)
+        elevation = math.radians(rng.uniform(40, 80))
+        return Light(
+            math.cos(azimuth),
+            math.sin(azimuth),
+            1.0 / math.tan(elevation),
+            float(strength * rng.uniform(0.35, 0.6)),
+        )
+
+
+@dataclass(frozen=True)
+class PieceDraw:
+    """One piece ready to draw: sprite, where its base centre is (board mm), its height in mm, its turn on the
+    board (degrees, counter-clockwise as seen from above), how high its base is (0 = resting)."""
+
+    sprite: Sprite
+    centre_mm: tuple[float, float]
+    height_mm: float
+    angle_deg: float
+    elevation_mm: float
+    thickness_mm: float
+
+
+def piece_size_mm(label: str, set_scale: float) -> tuple[float, float]:
+    """(height, thickness) in mm of a piece of this label in a set scaled by `set_scale`."""
+    kind = base_kind(label)
+    return PIECE_HEIGHT_MM[kind] * set_scale, PIECE_THICKNESS_MM[kind] * set_scale
+
+
+@dataclass(frozen=True)
+class FacePatch:
+    """A piece's face warped for the canvas: premultiplied BGRA patch, its top-left pixel, and the canvas offset
+    from where the piece's base appears to where its face appears (the sides fill that gap)."""
+
+    pixels: np.ndarray
+    origin: tuple[int, int]
+    lift_px: tuple[float, float]
+    base_mm: tuple[float, float]
+    face_mm: tuple[float, float]
+
+
+def piece_patch(plane: Plane, camera: Camera, piece: PieceDraw) -> FacePatch:
+    """Warp the piece's sprite to where (and how big) the camera sees its face."""
+    foot = np.array(camera.foot())
+    centre = np.array(piece.centre_mm)
+    k_face = camera.parallax(piece.elevation_mm + piece.thickness_mm)
+    face_mm = foot + (centre - foot) * k_face
+    base_mm = foot + (centre - foot) * camera.parallax(piece.elevation_mm)
+    pixels, origin = _warp_sprite(piece.sprite, plane, face_mm, piece.height_mm * k_face, piece.angle_deg)
+    lift = (face_mm - base_mm) * plane.scale
+    return FacePatch(
+        pixels,
+        origin,
+        (float(lift[0]), float(lift[1])),
+        (float(base_mm[0]), float(base_mm[1])),
+        (float(face_mm[0]), float(face_mm[1])),
+    )
+
+
+def draw_piece_shadow(shadow: np.ndarray, plane: Plane, piece: PieceDraw, patch: FacePatch, light: Light) -> None:
+    """Add the piece's silhouette, cast along the light from about half its height, to the shadow layer."""
+    fall = (piece.elevation_mm + piece.thickness_mm / 2) * light.shadow_per_mm + 0.6
+    target = np.array(patch.base_mm) + np.array([light.dx, light.dy]) * fall
+    shift = (target - np.array(patch.face_mm)) * plane.scale
+    _stamp_max(shadow, patch.pixels[..., 3], patch.origin[0] + shift[0], patch.origin[1] + shift[1])
+
+
+def draw_piece_face(canvas: np.ndarray, mask: np.ndarray, piece: PieceDraw, patch: FacePatch) -> None:
+    """Draw the piece's sides (its silhouette swept from base to face, darker) and then its face; mark both
+    on the canvas coverage mask."""
+    alpha = patch.pixels[..., 3]
+    lx, ly = patch.lift_px
+    reach = math.ceil(max(abs(lx), abs(ly)))
+    if reach > 0:
+        kernel = np.zeros((2 * reach + 1, 2 * reach + 1), np.uint8)
+        cv2.line(kernel, (reach, reach), (reach - round(lx), reach - round(ly)), 1, 1)
+        sides = cv2.dilate(np.pad(alpha, reach), kernel)
+        colour = np.array(piece.sprite.side_bgr, dtype=np.float32) * 0.6
+        _stamp_colour(canvas, mask, sides, (patch.origin[0] - reach, patch.origin[1] - reach), colour)
+    _blend(canvas, mask, patch.pixels, *patch.origin)
+
+
+def _warp_sprite(sprite: Sprite, plane: Plane, centre_mm: np.ndarray, height_mm: float, angle_deg: float
+                 ) -> tuple[np.ndarray, tuple[int, int]]:  # fmt: skip
+    """The sprite scaled to `height_mm` and turned, as a patch and its integer top-left on the canvas."""
+    src = sprite.pixels
+    sh, sw = src.shape[:2]
+    k = height_mm * plane.scale / sh
+    centre = plane.to_px(centre_mm[None, :])[0]
+    half = 0.5 * k * math.hypot(sh, sw) + 2
+    ox, oy = math.floor(centre[0] - half), math.floor(centre[1] - half)
+    size = math.ceil(2 * half) + 1
+    m = cv2.getRotationMatrix2D((sw / 2, sh / 2), angle_deg, k)
+    m[0, 2] += centre[0] - ox - sw / 2
+    m[1, 2] += centre[1] - oy - sh / 2
+    patch = cv2.warpAffine(src, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    return patch, (ox, oy)
+
+
+def _clip(shape: tuple[int, ...], ph: int, pw: int, x: int, y: int) -> tuple[slice, slice, slice, slice] | None:
+    """Canvas and patch slices where a ph x pw patch at (x, y) overlaps the canvas."""
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + pw, shape[1]), min(y + ph, shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return slice(y0, y1), slice(x0, x1), slice(y0 - y, y1 - y), slice(x0 - x, x1 - x)
+
+
+def _blend(canvas: np.ndarray, mask: np.ndarray, patch: np.ndarray, x: int, y: int) -> None:
+    """Composite a premultiplied BGRA float patch onto the uint8 canvas."""
+    cut = _clip(canvas.shape, patch.shape[0], patch.shape[1], x, y)
+    if cut is None:
+        return
+    cy, cx, py, px = cut
+    p = patch[py, px]
+    roi = canvas[cy, cx].astype(np.float32)
+    canvas[cy, cx] = (roi * (1 - p[..., 3:4]) + p[..., :3] + 0.5).astype(np.uint8)
+    mask[cy, cx] |= (p[..., 3] > 0.5).astype(np.uint8) * 255
+
+
+def _stamp_colour(
+    canvas: np.ndarray, mask: np.ndarray, alpha: np.ndarray, at: tuple[int, int], colour: np.ndarray
+) -> None:
+    cut = _clip(canvas.shape, alpha.shape[0], alpha.shape[1], *at)
+    if cut is None:
+        return
+    cy, cx, py, px = cut
+    a = alpha[py, px][..., None]
+    roi = canvas[cy, cx].astype(np.float32)
+    canvas[cy, cx] = (roi * (1 - a) + colour * a + 0.5).astype(np.uint8)
+    mask[cy, cx] |= (a[..., 0] > 0.5).astype(np.uint8) * 255
+
+
+def _stamp_max(layer: np.ndarray, alpha: np.ndarray, x: float, y: float) -> None:
+    cut = _clip(layer.shape, alpha.shape[0], alpha.shape[1], round(x), round(y))
+    if cut is None:
+        return
+    cy, cx, py, px = cut
+    np.maximum(layer[cy, cx], alpha[py, px], out=layer[cy, cx])

@@ -1,0 +1,266 @@
+"""The virtual camera: `render_scene` / `render_position` draw a realistic BGR frame of a position with its
+ground truth (board corners, homography, labels, hands, occluded squares, stand regions). Deterministic: the
+same scene and options give the same bytes.
+
+Pipeline: pose -> camera; draw the visible board plane (table, board wood, grid, stands) on a canvas; pieces'
+shadows, then sides and faces; warp the canvas through the camera; arm over it; lighting, blur, noise, JPEG.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.render.arm import covered_regions, covered_squares, draw_arm, draw_arm_shadow, random_arm
+from vision.render.assets import PIECE_HEIGHT_MM, Sprite, load_style, sprite_code
+from vision.render.board import BoardLook, Plane, board_box, draw_grid, draw_surface, plan_plane
+from vision.render.effects import jpeg, lens_blur, lighting, sensor_noise
+from vision.render.errors import RenderError
+from vision.render.geometry import (
+    GRID_CORNERS_MM,
+    SQUARE_H_MM,
+    SQUARE_W_MM,
+    STAND_REGIONS_MM,
+    Camera,
+    CameraPose,
+    apply_homography,
+    square_centre_mm,
+)
+from vision.render.pieces import Light, PieceDraw, draw_piece_face, draw_piece_shadow, piece_patch, piece_size_mm
+from vision.render.scene import Arm, Scene, scene_from_sfen
+from vision.render.stands import stand_layout
+from vision.render.table import draw_background
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """How to draw: piece style, seed, picture size (width, height), camera pose (None = random from the seed),
+    strengths of the lighting (uneven light, shadows), sensor noise, blur and JPEG effects (0 = off, 1 = the
+    usual random amounts), an arm over the board (`hand`), and whether the stands are drawn."""
+
+    style: str = "kanji_light"
+    seed: int = 0
+    size: tuple[int, int] = (1280, 960)
+    pose: CameraPose | None = None
+    lighting: float = 1.0
+    noise: float = 1.0
+    blur: float = 1.0
+    jpeg: float = 1.0
+    hand: bool = False
+    stands: bool = True
+    max_tilt_deg: float = 45.0
+
+    def __post_init__(self) -> None:
+        w, h = self.size
+        if not (160 <= w <= 8000 and 120 <= h <= 8000):
+            raise RenderError(f"picture size {w}x{h} outside 160x120 .. 8000x8000")
+        for name in ("lighting", "noise", "blur", "jpeg"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 3.0:
+                raise RenderError(f"{name} strength {value} outside 0..3")
+
+    @staticmethod
+    def fast(**kwargs: object) -> RenderOptions:
+        """Cheaper frames: no sensor noise, no JPEG round trip, no blur (lighting kept)."""
+        return RenderOptions(**{"noise": 0.0, "jpeg": 0.0, "blur": 0.0, **kwargs})  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered frame and its ground truth.
+
+    `board_corners_px`: outer grid corners (4x2) by 9a, 1a, 1i, 9i (top left, top right, bottom right, bottom
+    left seen from sente). `homography`: board mm (see `vision.render.geometry`) to pixels; `grid_homography`:
+    the unit square (0,0)=9a corner, (1,1)=1i corner to pixels. `stand_regions_px` / `stand_regions_mm`: the
+    stands' top surfaces (`b` sente's, `w` gote's), empty when not drawn. `labels`: 81 SFEN-order labels of
+    resting pieces; `hands`: pieces in hand (`{"P": 2, "p": 1}`); `occluded_squares`: squares the arm covers
+    at least in part; `occluded_stands`: stands it touches."""
+
+    image: np.ndarray
+    board_corners_px: np.ndarray
+    homography: np.ndarray
+    grid_homography: np.ndarray
+    occluded_squares: frozenset[int]
+    occluded_stands: frozenset[str]
+    stand_regions_px: dict[str, np.ndarray]
+    stand_regions_mm: dict[str, np.ndarray]
+    labels: tuple[str, ...]
+    hands: dict[str, int]
+    pose: CameraPose
+    style: str
+
+    def square_centres_px(self) -> np.ndarray:
+        """81x2 picture positions of the square centres (on the board plane), SFEN order."""
+        return apply_homography(self.homography, np.array([square_centre_mm(i) for i in range(81)]))
+
+
+@dataclass(frozen=True)
+class _Randoms:
+    """Independent generators per concern, so switching one effect off leaves the others' draws unchanged."""
+
+    pose: np.random.Generator
+    look: np.random.Generator
+    light: np.random.Generator
+    pieces: np.random.Generator
+    arm: np.random.Generator
+    tone: np.random.Generator
+    blur: np.random.Generator
+    noise: np.random.Generator
+    jpeg: np.random.Generator
+
+    @staticmethod
+    def from_seed(seed: int) -> _Randoms:
+        seeds = np.random.SeedSequence([abs(int(seed)), 0x5A0]).spawn(9)
+        return _Randoms(*(np.random.default_rng(s) for s in seeds))
+
+
+def render_position(sfen: str, options: RenderOptions) -> Rendered:
+    """Render an SFEN position (pieces jittered with a generator from the seed)."""
+    scene = scene_from_sfen(sfen, np.random.default_rng([abs(int(options.seed)), 0x5CE]))
+    return render_scene(scene, options)
+
+
+def render_scene(scene: Scene, options: RenderOptions) -> Rendered:
+    """Render a scene."""
+    rand = _Randoms.from_seed(options.seed)
+    sprites = load_style(options.style)
+    pose = options.pose or CameraPose.random(rand.pose, options.max_tilt_deg)
+    camera = Camera.from_pose(pose, options.size)
+    plane = plan_plane(camera, options.size, board_box(options.stands))
+    look = BoardLook.random(rand.look)
+    canvas, cover = draw_surface(rand.look, plane, look, options.stands)
+    draw_grid(canvas, plane, look)
+    light = Light.random(rand.light, options.lighting)
+    draws = _piece_draws(scene, options, sprites, rand.pieces, camera)
+    arm = scene.arm or (random_arm(rand.arm) if options.hand else None)
+    _draw_pieces(canvas, cover, plane, camera, draws=draws, light=light, arm=arm)
+    fall = (light.dx * light.shadow_per_mm, light.dy * light.shadow_per_mm)
+    image = draw_background(rand.look, camera, options.size, look=look, stands=options.stands, light=fall)
+    _warp_onto(image, canvas, cover, plane, camera)
+    mask = draw_arm(image, camera, arm, rand.arm) if arm is not None else None
+    image = _effects(image, options, rand)
+    return _result(image, scene, options, pose, camera=camera, mask=mask)
+
+
+def _piece_draws(
+    scene: Scene, options: RenderOptions, sprites: dict[str, Sprite], rng: np.random.Generator, camera: Camera
+) -> list[PieceDraw]:
+    """Every piece to draw (board, stands, air), farthest from the camera first, lifted ones last."""
+    set_scale = float(rng.uniform(0.78, 1.0))
+    gyoku_side = bool(rng.integers(2))
+    out: list[tuple[float, PieceDraw]] = []
+    foot = np.array(camera.foot())
+
+    def add(label: str, centre: tuple[float, float], angle: float, lifted: float) -> None:
+        height, thick = piece_size_mm(label, set_scale)
+        code = sprite_code(label, king_gyoku=label.isupper() == gyoku_side)
+        draw = PieceDraw(sprites[code], centre, height * (1.06 if lifted else 1.0), angle, lifted, thick)
+        key = 1e9 if lifted else -float(np.hypot(*(np.array(centre) - foot)))
+        out.append((key, draw))
+
+    for piece in scene.pieces:
+        if piece.square is not None:
+            cx, cy = square_centre_mm(piece.square)
+            centre = (cx + piece.dx * SQUARE_W_MM, cy + piece.dy * SQUARE_H_MM)
+        else:
+            assert piece.at_mm is not None
+            centre = piece.at_mm
+        add(piece.label, centre, piece.angle_deg, piece.height_mm if piece.lifted else 0.0)
+    if options.stands:
+        heights = {k: v * set_scale for k, v in PIECE_HEIGHT_MM.items()}
+        for label, centre, angle in stand_layout(scene.hands, heights, rng):
+            add(label, centre, angle, 0.0)
+    out.sort(key=lambda item: item[0])
+    return [d for _, d in out]
+
+
+def _draw_pieces(
+    canvas: np.ndarray,
+    cover: np.ndarray,
+    plane: Plane,
+    camera: Camera,
+    *,
+    draws: list[PieceDraw],
+    light: Light,
+    arm: Arm | None,
+) -> None:
+    """Shadows first (so no piece darkens its own face), then each piece's sides and face."""
+    shadow = np.zeros(canvas.shape[:2], np.float32)
+    patches = [piece_patch(plane, camera, d) for d in draws]
+    for draw, patch in zip(draws, patches, strict=True):
+        draw_piece_shadow(shadow, plane, draw, patch, light)
+    if arm is not None:
+        draw_arm_shadow(shadow, plane, camera, arm, light)
+    if light.strength > 0:
+        _apply_shadow(canvas, shadow, plane.scale, light.strength)
+    for draw, patch in zip(draws, patches, strict=True):
+        draw_piece_face(canvas, cover, draw, patch)
+
+
+def _apply_shadow(canvas: np.ndarray, shadow: np.ndarray, scale: float, strength: float) -> None:
+    """Darken the canvas under the (softened) shadow layer; blurred at quarter resolution for speed."""
+    h, w = shadow.shape
+    small = cv2.resize(shadow, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), max(0.5, 0.4 * scale))
+    small = np.clip(255.0 * (1.0 - strength * small), 0, 255).astype(np.uint8)
+    factor = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    cv2.multiply(canvas, cv2.cvtColor(factor, cv2.COLOR_GRAY2BGR), canvas, scale=1.0 / 255.0)
+
+
+def _warp_onto(image: np.ndarray, canvas: np.ndarray, cover: np.ndarray, plane: Plane, camera: Camera) -> None:
+    """Paste the canvas, seen through the camera, over the picture where it covers something."""
+    size = (image.shape[1], image.shape[0])
+    h = camera.homography() @ np.linalg.inv(plane.mm_to_px())
+    seen = cv2.warpPerspective(canvas, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    where = cv2.warpPerspective(cover, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    cv2.copyTo(seen, (where > 127).astype(np.uint8), image)
+
+
+def _effects(image: np.ndarray, options: RenderOptions, rand: _Randoms) -> np.ndarray:
+    if options.lighting > 0:
+        image = lighting(image, rand.tone, options.lighting)
+    if options.blur > 0:
+        image = lens_blur(image, rand.blur, options.blur)
+    if options.noise > 0:
+        image = sensor_noise(image, rand.noise, options.noise)
+    if options.jpeg > 0:
+        image = jpeg(image, rand.jpeg, options.jpeg)
+    return image
+
+
+def _result(
+    image: np.ndarray,
+    scene: Scene,
+    options: RenderOptions,
+    pose: CameraPose,
+    *,
+    camera: Camera,
+    mask: np.ndarray | None,
+) -> Rendered:
+    h = camera.homography()
+    unit = h @ np.diag([GRID_CORNERS_MM[2, 0], GRID_CORNERS_MM[2, 1], 1.0])
+    regions_mm = {k: v.copy() for k, v in STAND_REGIONS_MM.items()} if options.stands else {}
+    regions_px = {k: apply_homography(h, v) for k, v in regions_mm.items()}
+    occluded = covered_squares(mask, camera) if mask is not None else frozenset()
+    stands_hit = covered_regions(mask, regions_px) if mask is not None else frozenset()
+    labels = scene.labels()
+    hands = {k: v for k, v in scene.hands.items() if v > 0}
+    if not math.isfinite(float(np.abs(h).sum())):
+        raise RenderError("camera pose gives a degenerate projection")
+    return Rendered(
+        image=image,
+        board_corners_px=apply_homography(h, GRID_CORNERS_MM),
+        homography=h,
+        grid_homography=unit / unit[2, 2],
+        occluded_squares=occluded,
+        occluded_stands=stands_hit,
+        stand_regions_px=regions_px,
+        stand_regions_mm=regions_mm,
+        labels=labels,
+        hands=hands,
+        pose=pose,
+        style=options.style,
+    )
