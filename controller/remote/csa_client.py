@@ -31,6 +31,7 @@ from controller.remote.csa_protocol import (
     parse_summary,
     usi_to_csa,
 )
+from controller.remote.events import RemoteMove, Resynced
 from controller.rules.game import push_checked
 from controller.rules.types import Color
 
@@ -67,26 +68,6 @@ class CsaSettings:
     reconnect_attempts: int = 5
     backoff_s: float = 1.0
     backoff_max_s: float = 30.0
-
-
-@dataclass(frozen=True)
-class RemoteMove:
-    """A move confirmed by the server: by whom, in USI, and the seconds the server charged."""
-
-    side: Color
-    usi: str
-    seconds: int
-
-
-@dataclass(frozen=True)
-class Resynced:
-    """The connection was lost and re-established; the game continues from these moves (the server's list).
-
-    A move this client sent just before the loss may not have reached the server: if it is this client's turn,
-    send it again.
-    """
-
-    moves: tuple[str, ...]
 
 
 class CsaLine:
