@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.cli.bench_cmd",
     "controller.cli.demo_cmd",
     "controller.cli.sim_cmd",
+    "controller.cli.vision_cmd",
 )
 """Modules that add subcommands, in the order `--help` lists them."""
 

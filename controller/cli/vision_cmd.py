@@ -9,7 +9,7 @@ import argparse
 import importlib
 from typing import Any
 
-VISION_MODULES: tuple[str, ...] = ("controller.cli.vision_read_cmd",)
+VISION_MODULES: tuple[str, ...] = ("controller.cli.vision_read_cmd", "controller.cli.vision_render_cmd")
 
 
 def register(subparsers: Any) -> None:
