@@ -30,7 +30,3 @@ class JournalCorruptError(JournalError):
         super().__init__(f"{path}:{line}: {message}")
         self.path = path
         self.line = line
-
-
-class RecordsUnavailableError(GameError):
-    """The record writers (`controller.records.io`) are not installed, so KIF/CSA cannot be written as we go."""

@@ -10,7 +10,7 @@ is a `JournalCorruptError` naming its line number, because guessing past it coul
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
@@ -67,6 +67,10 @@ class ResumedGame:
     clock: GameClock
     sources: tuple[MoveSource, ...]
     torn: TornTail | None
+    lines: int = 0
+    """Complete lines read (header included)."""
+    replay: JournalReplay | None = field(default=None, compare=False, repr=False)
+    """The replay state, to keep appending to the same game (`controller.game.gamelog`)."""
 
     @property
     def settings(self) -> GameSettings:
@@ -175,10 +179,10 @@ def resume(path: Path) -> ResumedGame:
     lines, torn = _split(data)
     if not lines:
         raise JournalError(f"{path}: no complete header line (the game never started)")
-    replay = _Replay(path, _decode(path, 1, lines[0]))
+    replay = JournalReplay(path, _decode(path, 1, lines[0]))
     for number, raw in enumerate(lines[1:], start=2):
         replay.apply(number, _decode(path, number, raw))
-    return replay.finish(torn)
+    return replay.finish(torn, len(lines))
 
 
 def _split(data: bytes) -> tuple[list[bytes], TornTail | None]:
@@ -198,8 +202,8 @@ def _decode(path: Path, number: int, raw: bytes) -> JournalHeader | JournalEvent
         raise JournalCorruptError(str(path), number, str(exc)) from exc
 
 
-class _Replay:
-    """The game so far while a journal is read, line by line."""
+class JournalReplay:
+    """The game a journal holds so far, entry by entry (used to resume, and to keep records as the game goes)."""
 
     def __init__(self, path: Path, first: JournalHeader | JournalEvent) -> None:
         if not isinstance(first, JournalHeader):
@@ -213,6 +217,11 @@ class _Replay:
         self.result: GameResult | None = None
 
     def apply(self, number: int, entry: JournalHeader | JournalEvent) -> None:
+        """Apply the entry on line `number`.
+
+        Raises:
+            JournalCorruptError: when the entry does not fit the game so far.
+        """
         if self.result is not None:
             raise JournalCorruptError(str(self.path), number, "entry after the game's result")
         if isinstance(entry, JournalHeader):
@@ -247,7 +256,11 @@ class _Replay:
             self.sources.pop()
         self.clock = self.clock.with_times(entry.clock.black, entry.clock.white)
 
-    def finish(self, torn: TornTail | None) -> ResumedGame:
-        settings = self.header.settings
-        record = GameRecord(settings.start_sfen, list(self.moves), record_headers(self.header), self.result)
-        return ResumedGame(self.header, record, self.clock, tuple(self.sources), torn)
+    def record(self) -> GameRecord:
+        """The game so far as a record, with headers."""
+        moves = [RecordedMove(m.usi, m.seconds) for m in self.moves]
+        return GameRecord(self.header.settings.start_sfen, moves, record_headers(self.header), self.result)
+
+    def finish(self, torn: TornTail | None, lines: int) -> ResumedGame:
+        """The resumed game (`lines`: complete lines read)."""
+        return ResumedGame(self.header, self.record(), self.clock, tuple(self.sources), torn, lines, self)

@@ -289,8 +289,11 @@ def _button(state: GameState, event: ButtonPressed, now: float) -> Step:
 
 
 def _resign(state: GameState, event: Resign, _now: float) -> Step:
+    """A resignation on the resigner's own turn (records write it so: KIF `投了`, CSA `%TORYO`)."""
     if state.phase not in IN_PLAY:
         return state, []
+    if event.side is not state.side_to_move:
+        return state, [Announce(f"{rulings.name(event.side).capitalize()} can resign only on their own turn.")]
     return game_over(state, rulings.resignation(event.side), [])
 
 
