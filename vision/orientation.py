@@ -14,21 +14,19 @@ from numpy.typing import NDArray
 from vision.board import BoardGeometry
 from vision.labels import PIECE_LABELS
 
-SIDES: dict[str, tuple[float, float]] = {
-    "bottom": (0.0, 1.0),
-    "top": (0.0, -1.0),
-    "left": (-1.0, 0.0),
-    "right": (1.0, 0.0),
-}
-"""Image directions of the sides sente may sit at."""
+SIDES: dict[str, float] = {"bottom": 90.0, "right": 0.0, "top": -90.0, "left": 180.0}
+"""Image directions (degrees, atan2 of image dy, dx: 0 = right, 90 = down) of the sides sente may sit at."""
 _SENTE = np.array([label.lstrip("+").isupper() for label in PIECE_LABELS])
 
 
-def turns_for_side(geometry: BoardGeometry, side: str) -> int:
-    """Quarter turns that put sente's edge (ranks i) towards the given image side."""
-    if side not in SIDES:
-        raise ValueError(f"unknown sente side {side!r} (expected one of {', '.join(SIDES)})")
-    direction = np.array(SIDES[side])
+def turns_for_side(geometry: BoardGeometry, side: str | float) -> int:
+    """Quarter turns that put sente's edge (ranks i) towards an image side (`bottom`, ...) or direction (deg)."""
+    if isinstance(side, str):
+        if side not in SIDES:
+            raise ValueError(f"unknown sente side {side!r} (expected one of {', '.join(SIDES)})")
+        side = SIDES[side]
+    angle = np.radians(side)
+    direction = np.array([np.cos(angle), np.sin(angle)])
     centre = geometry.corners.mean(axis=0)
     scores = []
     for k in range(4):
@@ -36,6 +34,12 @@ def turns_for_side(geometry: BoardGeometry, side: str) -> int:
         edge_mid = (corners[2] + corners[3]) / 2 - centre
         scores.append(float(edge_mid @ direction) / (float(np.linalg.norm(edge_mid)) + 1e-9))
     return int(np.argmax(scores))
+
+
+def sente_direction(corners: NDArray[np.float64]) -> float:
+    """Image direction (degrees) from the board's centre towards sente's edge, for corners 9a, 1a, 1i, 9i."""
+    edge_mid = (corners[2] + corners[3]) / 2 - corners.mean(axis=0)
+    return float(np.degrees(np.arctan2(edge_mid[1], edge_mid[0])))
 
 
 def axes_swapped(probs: NDArray[np.float64], sideways: NDArray[np.float64]) -> bool:

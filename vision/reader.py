@@ -38,13 +38,13 @@ class Calibrator(Protocol):
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    """How the reader decides. `sente_side`: image side sente sits at (`bottom`, `top`, `left`, `right`) or None
-    to decide from the pieces; `min_confidence`: top probability below which a square is unreliable;
+    """How the reader decides. `sente_side`: image side sente sits at (`bottom`, `top`, `left`, `right`, or a
+    direction in degrees as in `vision.orientation.SIDES`) or None to decide from the pieces; `min_confidence`: top probability below which a square is unreliable;
     `max_unreadable`: unreadable probability above which it is; `recheck_ratio`: fraction of the grid support
     seen at finding time that a later frame must keep for the grid to be reused; `stands`: where the piece
     stands lie relative to the board (None: do not read hands)."""
 
-    sente_side: str | None = None
+    sente_side: str | float | None = None
     min_confidence: float = 0.9
     max_unreadable: float = 0.25
     recheck_ratio: float = 0.75

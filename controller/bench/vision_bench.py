@@ -1,0 +1,260 @@
+"""`shogi-robot bench vision`: the board reader on rendered frames of real game positions, unseen piece styles.
+
+Positions are random prefixes of the games in `../shared/data/games/lishogi-500.usi` (so they have pieces in hand
+and promotions); frames come from the virtual camera under random poses and lighting, drawn only with piece
+styles the classifier never saw in training (`vision.train.train_classifier.HELD_OUT`, or `--style`). Each frame
+is read by a fresh reader (so the grid is found from scratch), with sente's side given as a rig setting; the
+reader's own orientation guess is scored separately. Then the same scene with an arm over the board is read
+by that reader: a read that claims to be reliable but is wrong is a false read. Finally the reader is calibrated
+on a start-position photo and a flipped photo of one held-out style and re-scored on that style.
+Timings run on one core (`cv2.setNumThreads(1)`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cshogi
+
+DEFAULT_GAMES = Path("../shared/data/games/lishogi-500.usi")
+
+
+def register_bench(subparsers: Any) -> None:
+    """Add `bench vision`."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "vision", help="board reader accuracy, false reads, speed and memory", description=__doc__
+    )
+    parser.add_argument("--n", type=int, default=60, help="frames to render and read (default 60)")
+    parser.add_argument("--style", help="piece style (default: the held-out styles in turn)")
+    parser.add_argument("--games", type=Path, default=DEFAULT_GAMES, help="USI games, one per line")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--size", default="960x720", help="frame size WxH (default 960x720)")
+    parser.add_argument("--calibrated-n", type=int, default=20, help="frames for the calibrated figure")
+    parser.set_defaults(func=run)
+
+
+@dataclass
+class Tally:
+    """Running counts."""
+
+    squares: int = 0
+    squares_right: int = 0
+    boards: int = 0
+    boards_right: int = 0
+    not_found: int = 0
+    owner: int = 0
+    owner_right: int = 0
+    promoted: int = 0
+    promoted_right: int = 0
+    hand_entries: int = 0
+    hand_right: int = 0
+    hands_unknown: int = 0
+    orient: int = 0
+    orient_right: int = 0
+    flagged_clean: int = 0
+    occluded: int = 0
+    occluded_claimed: int = 0
+    false_reads: int = 0
+    read_ms: list[float] = field(default_factory=list)
+    find_ms: list[float] = field(default_factory=list)
+
+
+def random_position(games: list[list[str]], rng: Any) -> str:
+    """SFEN after a random prefix of a random game."""
+    moves = games[int(rng.integers(len(games)))]
+    board = cshogi.Board()
+    for move in moves[: int(rng.integers(0, len(moves) + 1))]:
+        board.push_usi(move)
+    return str(board.sfen())
+
+
+def score_board(tally: Tally, truth: list[str], got: list[str]) -> bool:
+    """Add one board's squares to the tally; True when all 81 are right."""
+    from vision.labels import EMPTY
+
+    right = 0
+    for t, g in zip(truth, got, strict=True):
+        right += t == g
+        if t != EMPTY:
+            tally.owner += 1
+            tally.owner_right += g != EMPTY and g.lstrip("+").isupper() == t.lstrip("+").isupper()
+            tally.promoted += 1
+            tally.promoted_right += g != EMPTY and g.startswith("+") == t.startswith("+")
+    tally.squares += 81
+    tally.squares_right += right
+    tally.boards += 1
+    tally.boards_right += right == 81
+    return right == 81
+
+
+def score_hands(tally: Tally, truth: dict[str, int], got: dict[str, dict[str, int]] | None) -> None:
+    """Compare the 14 hand counts (7 kinds per side)."""
+    from vision.labels import HAND_KINDS
+
+    if got is None:
+        tally.hands_unknown += 1
+        return
+    for side in ("b", "w"):
+        for kind in HAND_KINDS:
+            want = truth.get(kind if side == "b" else kind.lower(), 0)
+            tally.hand_entries += 1
+            tally.hand_right += got.get(side, {}).get(kind, 0) == want
+
+
+def run(args: argparse.Namespace) -> int:
+    """Render, read, score, print."""
+    import cv2
+    import numpy as np
+
+    from vision.classifier import PieceClassifier
+    from vision.render import RenderOptions, render_position
+    from vision.train.train_classifier import HELD_OUT
+
+    cv2.setNumThreads(1)
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    if not args.games.is_file():
+        raise FileNotFoundError(f"games file not found: {args.games} (run from the project root, or pass --games)")
+    games = [line.split() for line in args.games.read_text().splitlines() if line.strip()]
+    styles = [args.style] if args.style else list(HELD_OUT)
+    rng = np.random.default_rng(args.seed)
+    classifier = PieceClassifier()
+    tally = Tally()
+    for i in range(args.n):
+        sfen = random_position(games, rng)
+        options = RenderOptions(style=styles[i % len(styles)], seed=args.seed * 1000 + i, size=(width, height))
+        clean = render_position(sfen, options)
+        reader = read_clean(tally, classifier, clean)
+        occluded = render_position(sfen, RenderOptions(**{**options.__dict__, "hand": True, "pose": clean.pose}))
+        read_occluded(tally, reader, occluded)
+    gate_ms = time_motion_gate(clean.image)
+    calibrated = calibrated_accuracy(args, games, classifier, styles[0], (width, height), rng)
+    report(args, styles, tally, gate_ms, calibrated)
+    return 0
+
+
+def read_clean(tally: Tally, classifier: Any, frame: Any) -> Any:
+    """Read a clean frame with a fresh reader (given sente's side); returns the reader for the occluded frame."""
+    import numpy as np
+
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
+
+    auto = BoardReader(classifier, ReaderSettings(sente_side=None))
+    result_auto = auto.read(frame.image)
+    if result_auto.board_found and result_auto.geometry is not None:
+        tally.orient += 1
+        err = np.abs(result_auto.geometry.corners - frame.board_corners_px).max()
+        tally.orient_right += bool(err < 0.05 * max(frame.image.shape[:2]))
+    reader = BoardReader(classifier, ReaderSettings(sente_side=sente_direction(frame.board_corners_px)))
+    start = time.perf_counter()
+    result = reader.read(frame.image)
+    tally.find_ms.append((time.perf_counter() - start) * 1000)
+    if not result.board_found:
+        tally.not_found += 1
+        return reader
+    start = time.perf_counter()
+    result = reader.read(frame.image)  # steady state: grid only checked
+    tally.read_ms.append((time.perf_counter() - start) * 1000)
+    score_board(tally, list(frame.labels), result.labels)
+    tally.flagged_clean += not result.reliable
+    score_hands(tally, frame.hands, result.hands)
+    return reader
+
+
+def read_occluded(tally: Tally, reader: Any, frame: Any) -> None:
+    """Read the same scene with an arm over it: a reliable-looking wrong read is a false read."""
+    if not frame.occluded_squares:
+        return
+    tally.occluded += 1
+    result = reader.read(frame.image)
+    if result.reliable:
+        tally.occluded_claimed += 1
+        tally.false_reads += result.labels != list(frame.labels)
+
+
+def time_motion_gate(image: Any) -> float:
+    """Milliseconds per MotionGate.update on a frame of the bench size."""
+    from vision.motion import MotionGate
+
+    gate = MotionGate()
+    gate.update(image)
+    start = time.perf_counter()
+    for _ in range(50):
+        gate.update(image)
+    return (time.perf_counter() - start) * 1000 / 50
+
+
+def calibrated_accuracy(
+    args: argparse.Namespace, games: list[list[str]], classifier: Any, style: str, size: tuple[int, int], rng: Any
+) -> tuple[float, float, int] | None:
+    """(generic, calibrated) square accuracy on frames of one style after calibrating on that style."""
+    from vision.calibration import START_BOARD, calibrate
+    from vision.labels import EMPTY, board_field_from_labels, labels_from_board_field
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
+    from vision.render import RenderOptions, render_position
+
+    if args.calibrated_n <= 0:
+        return None
+    flipped = [
+        lab if lab == EMPTY or lab.upper() in ("K", "G") else "+" + lab for lab in labels_from_board_field(START_BOARD)
+    ]
+    opts = RenderOptions(style=style, seed=args.seed + 77, size=size)
+    start = render_position(START_BOARD + " b -", opts)
+    turned = render_position(
+        board_field_from_labels(flipped) + " b -", RenderOptions(**{**opts.__dict__, "pose": start.pose})
+    )
+    calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
+    plain, tuned = Tally(), Tally()
+    for i in range(args.calibrated_n):
+        sfen = random_position(games, rng)
+        frame = render_position(sfen, RenderOptions(style=style, seed=args.seed * 5000 + i, size=size))
+        settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px))
+        for tally, cal in ((plain, None), (tuned, calibration)):
+            result = BoardReader(classifier, settings, cal).read(frame.image)
+            if result.board_found:
+                score_board(tally, list(frame.labels), result.labels)
+    if not tuned.squares:
+        return None
+    return plain.squares_right / max(plain.squares, 1), tuned.squares_right / tuned.squares, tuned.boards
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100.0 * a / b:.3f} % ({a}/{b})" if b else "n/a"
+
+
+def report(
+    args: argparse.Namespace, styles: list[str], t: Tally, gate_ms: float, calibrated: tuple[float, float, int] | None
+) -> None:
+    """Print the figures."""
+    print(f"vision bench: {args.n} frames, styles {', '.join(styles)} (never trained on), size {args.size}")
+    print(f"board found:            {_pct(args.n - t.not_found, args.n)}")
+    print(f"square accuracy:        {_pct(t.squares_right, t.squares)}")
+    print(f"board accuracy:         {_pct(t.boards_right, t.boards)}  (all 81 right)")
+    print(f"owner accuracy:         {_pct(t.owner_right, t.owner)}  (occupied squares)")
+    print(f"promoted accuracy:      {_pct(t.promoted_right, t.promoted)}  (occupied squares)")
+    print(f"hand count accuracy:    {_pct(t.hand_right, t.hand_entries)}  (hands unknown in {t.hands_unknown} frames)")
+    print(f"auto orientation:       {_pct(t.orient_right, t.orient)}  (from the pieces, no setting)")
+    print(f"clean frames flagged:   {_pct(t.flagged_clean, t.boards)}  (unreliable although nothing covers them)")
+    print(f"occluded frames:        {t.occluded}, claimed reliable {t.occluded_claimed}")
+    print(f"false-read rate:        {_pct(t.false_reads, t.occluded)}  (claimed reliable but wrong)")
+    if t.read_ms:
+        print(
+            f"ms per full read:       median {statistics.median(t.read_ms):.1f}, max {max(t.read_ms):.1f}  (grid checked)"
+        )
+    if t.find_ms:
+        print(f"ms per first read:      median {statistics.median(t.find_ms):.1f}  (grid found from scratch)")
+    print(f"ms per motion gate:     {gate_ms:.2f}")
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory (maxrss):   {peak_mb:.0f} MB  (whole process, renderer included)")
+    if calibrated is not None:
+        plain, tuned, n = calibrated
+        print(
+            f"calibrated ({styles[0]}): square accuracy {100 * tuned:.3f} % vs generic {100 * plain:.3f} % ({n} frames)"
+        )
