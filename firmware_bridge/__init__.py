@@ -18,8 +18,10 @@ Public API:
   `.line` (the line in flight) and `.snapshot` (a `HeadSnapshot`, set by the gantry).
 - Fake device: `FakeGrblServer(FakeGrblConfig(settings=FAST_MOTION, faults=FaultConfig(...)),
   on_event=callback).start() -> "/dev/pts/N"`, `.events() -> tuple[HeadEvent, ...]`, `.stop()`; or the
-  transport-free `FakeGrbl(config, now)` on an injected clock. `HeadEvent(time_s, kind, x_mm, y_mm, z_mm,
-  detail)` with `kind` in grip/release/move/home/alarm/reset/disconnect (physical head position).
+  transport-free `FakeGrbl(config, now)` on an injected clock, or `fake_transport.FakeGrblTransport(config)`
+  (a Transport on a simulated `SimClock`: `GrblGantry(GrblLink(t, t.clock))`, no real waiting, for benchmarks).
+  `HeadEvent(time_s, kind, x_mm, y_mm, z_mm, detail)`: `kind` in grip/release/move/home/alarm/reset/
+  disconnect, at the physical head position.
 - Fake machine frame: homing sets 0,0,0; X in [0, $130], Y in [0, $131], Z in [-$132, 0] (0 = top).
 """
 

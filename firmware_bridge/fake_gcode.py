@@ -9,6 +9,7 @@ Supported: G0 G1 G4 G17 G20 G21 G54 G90 G91 G94, M3 M4 M5 M8 M9, words F P S N T
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)")
@@ -18,6 +19,7 @@ _MOTION = {0.0, 1.0}
 _NON_MODAL = {4.0}
 _MODAL_GROUPS = ({0.0, 1.0}, {90.0, 91.0}, {20.0, 21.0})
 _VALUE_WORDS = set("FPSNTXYZ")
+_NOT_EMULATED = ("#", "N", "C", "SLP", "RST", "J")
 
 
 @dataclass(frozen=True)
@@ -84,3 +86,35 @@ def _check(g: list[float], m: list[float], words: dict[str, float]) -> None:
         raise LineError(28)
     if "P" in words and 4.0 not in g:
         raise LineError(36)
+
+
+def parse_setting(line: str, settings: Mapping[int, float]) -> tuple[int, float]:
+    """`$N=value` as GRBL parses it: a non-number after `$` is error:2 (`$Z`), a missing `=` or an unknown N
+    error:3, a bad value error:2, soft limits without homing error:10. Known but not emulated `$` commands
+    (`$#`, `$N`, `$C`, `$SLP`, `$RST`, `$J=`) get error:3."""
+    key, sep, value = line[1:].partition("=")
+    if not key.isdigit():
+        raise LineError(3 if line[1:].startswith(_NOT_EMULATED) else 2)
+    if not sep or int(key) not in settings:
+        raise LineError(3)
+    try:
+        parsed = float(value)
+    except ValueError:
+        raise LineError(2) from None
+    if int(key) == 20 and parsed and not settings[22]:
+        raise LineError(10)
+    return int(key), parsed
+
+
+def beyond_travel(settings: Mapping[int, float], target: Sequence[float]) -> bool:
+    """Soft-limit check ($20) in the HOMING_FORCE_SET_ORIGIN frame: axes with their `$23` bit set travel over
+    [0, $13x], the others over [-$13x, 0]."""
+    if not settings[20]:
+        return False
+    mask = int(settings[23])
+    for i, value in enumerate(target):
+        travel = settings[130 + i]
+        low, high = (0.0, travel) if mask & (1 << i) else (-travel, 0.0)
+        if not low - 1e-6 <= value <= high + 1e-6:
+            return True
+    return False

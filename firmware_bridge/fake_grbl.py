@@ -20,12 +20,11 @@ from dataclasses import dataclass
 
 from firmware_bridge import fake_reports as text
 from firmware_bridge.fake_config import FakeGrblConfig, HeadEvent, HeadEventKind
-from firmware_bridge.fake_gcode import Block, LineError, clean, parse_block
+from firmware_bridge.fake_gcode import Block, LineError, beyond_travel, clean, parse_block, parse_setting
 from firmware_bridge.fake_motion import Block as PlannedBlock
 from firmware_bridge.fake_motion import Limits, Planner, Vec
 
 _CRITICAL_ALARMS = frozenset({1, 2})
-_NOT_EMULATED = ("#", "N", "C", "SLP", "RST", "J")
 
 
 class DeviceState(enum.Enum):
@@ -94,6 +93,16 @@ class FakeGrbl:
     def disconnected(self) -> bool:
         """True once an injected disconnect fired: the server must close the port."""
         return self._state is DeviceState.DEAD
+
+    def quiescent(self) -> bool:
+        """True when nothing will happen until the host sends something (no motion, wait, fault or output)."""
+        return (
+            self._state is not DeviceState.BOOTING
+            and self._planner.is_empty()
+            and self._job is None
+            and not self._scheduled
+            and not self._out
+        )
 
     def physical_position(self) -> Vec:
         """Where the head really is (homed frame), whatever the controller believes."""
@@ -273,23 +282,12 @@ class FakeGrbl:
             self._write_setting(line, number)
 
     def _write_setting(self, line: str, number: int) -> None:
-        """`$N=value` as GRBL parses it: a non-number after `$` is error:2, no `=` or an unknown N error:3."""
-        key, sep, value = line[1:].partition("=")
-        if not key.isdigit():
-            self._respond(number, "error:3" if line[1:].startswith(_NOT_EMULATED) else "error:2")
-            return
-        if not sep or int(key) not in self.settings:
-            self._respond(number, "error:3")
-            return
         try:
-            parsed = float(value)
-        except ValueError:
-            self._respond(number, "error:2")
+            key, value = parse_setting(line, self.settings)
+        except LineError as exc:
+            self._respond(number, f"error:{exc.code}")
             return
-        if int(key) == 20 and parsed and not self.settings[22]:
-            self._respond(number, "error:10")
-            return
-        self.settings[int(key)] = parsed
+        self.settings[key] = value
         self._respond(number, "ok")
 
     def _home(self, number: int) -> Iterator[_Wait]:
@@ -331,7 +329,7 @@ class FakeGrbl:
             yield _Wait(until=self._now + block.words["P"])
         if moving:
             target = self._target(axes, scale)
-            if self._beyond_travel(target):
+            if beyond_travel(self.settings, target):
                 self._fire_alarm(2, self._now)
                 return
             while self._planner.is_full():
@@ -358,17 +356,6 @@ class FakeGrbl:
             base[i] if v is None else (v * scale if self._absolute else base[i] + v * scale) for i, v in enumerate(axes)
         ]
         return (out[0], out[1], out[2])
-
-    def _beyond_travel(self, target: Vec) -> bool:
-        if not self.settings[20]:
-            return False
-        mask = int(self.settings[23])
-        for i, value in enumerate(target):
-            travel = self.settings[130 + i]
-            low, high = (0.0, travel) if mask & (1 << i) else (-travel, 0.0)
-            if not low - 1e-6 <= value <= high + 1e-6:
-                return True
-        return False
 
     def _set_coolant(self, on: bool) -> None:
         if on != self._coolant:

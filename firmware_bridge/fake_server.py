@@ -4,6 +4,7 @@ Owns: the pty (`os.openpty`, raw mode), the service thread (poll the master side
 emulator on the real monotonic clock, write its output), port-open detection (the master sees POLLHUP while
 no client holds the slave; when a client opens it, a `reset_on_open` device reboots like an Uno on DTR) and
 the injected disconnect (the master is closed: the device path vanishes and the client's next read fails).
+Limit: a close and re-open within one poll period (2 ms) is not seen as a re-open (no auto-reset then).
 """
 
 from __future__ import annotations

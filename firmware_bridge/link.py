@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -111,7 +112,8 @@ class LinkTimings:
 
 
 class GrblLink:
-    """Send-response link over a Transport. Not thread-safe except `realtime`, which only writes."""
+    """Send-response link over a Transport. One thread drives it; `realtime` (e.g. an emergency `!` from a
+    button thread) may be called from another: writes are serialised by a lock."""
 
     def __init__(self, transport: Transport, clock: Clock | None = None, timings: LinkTimings | None = None) -> None:
         self._transport = transport
@@ -124,6 +126,7 @@ class GrblLink:
         self.last_status: StatusReport | None = None
         self.garbage_count = 0
         self._pending_fault: FirmwareBridgeError | None = None
+        self._write_lock = threading.Lock()
 
     def subscribe(self, callback: Callable[[PushMessage], None]) -> None:
         """Call `callback` with every push message (status, alarm, banner, feedback, setting, garbage)."""
@@ -281,7 +284,8 @@ class GrblLink:
         if self.state is LinkState.LOST:
             raise ConnectionLost("serial link already lost", line)
         try:
-            self._transport.write(data)
+            with self._write_lock:
+                self._transport.write(data)
         except ConnectionLost as exc:
             self.state = LinkState.LOST
             raise ConnectionLost(str(exc), line) from exc

@@ -200,6 +200,7 @@ def test_auto_reset_on_reopen_forgets_position(serve: Serve, connect: Connect) -
     first.move_to(100.0, 100.0)
     first.wait_idle()
     first.close()
+    time.sleep(0.05)  # the fake sees a re-open only if the port stayed closed for at least one poll (2 ms)
     second = connect(server.path)
     assert second.position() is None and not second.snapshot().position_trusted
     assert second.link.state is LinkState.ALARM_LOCKED
