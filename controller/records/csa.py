@@ -48,7 +48,7 @@ def parse_csa(text: str) -> GameRecord:
             continue
         if line.startswith("'"):
             if line.startswith("'*"):
-                _comment(state, line[2:])
+                _comment(state, raw.lstrip()[2:])
             continue
         for statement in line.split(","):
             _statement(state, statement.strip(), raw, number)

@@ -45,7 +45,7 @@ def parse_ki2(text: str) -> GameRecord:
         if is_skipped(line):
             continue
         if stripped.startswith("*"):
-            _add_comment(record, stripped[1:])
+            _add_comment(record, line.lstrip()[1:])
         elif stripped.startswith("まで"):
             plies, record.result = parse_trailer(stripped, tracker.turn, line=number)
             if plies != len(record.moves):

@@ -24,7 +24,7 @@ from controller.records.results import KIF_WORDS, kif_word, parse_trailer, resul
 from controller.records.tracker import MoveFacts, Tracker, board_usi, drop_usi
 from controller.rules.types import GameRecord, GameResult, RecordedMove
 
-_NUMBER = re.compile(r"^\s*(\d+)\s+(.*)$")
+_NUMBER = re.compile(r"^\s*([0-9]+)\s+(.*)$")
 _MOVE = re.compile(
     rf"^(?P<dst>同\s*|[1-9１-９][一二三四五六七八九1-9１-９])(?P<piece>{PIECE_KANJI_PATTERN})"
     r"(?P<mod>不成|成|打|生)?(?:\((?P<src>\d\d)\))?"
@@ -60,7 +60,7 @@ def _read_body(lines: list[Line], record: GameRecord, tracker: Tracker) -> None:
         if is_skipped(text):
             continue
         if stripped.startswith("*"):
-            comments.append(stripped[1:])
+            comments.append(text.lstrip()[1:])
             continue
         _flush_comment(record, comments)
         if stripped.startswith("まで"):

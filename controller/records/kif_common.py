@@ -76,7 +76,7 @@ def read_preamble(lines: list[Line], is_move: Callable[[str], bool]) -> Preamble
         if is_skipped(text) or stripped.startswith("手数＝") or _is_bod_frame(stripped):
             continue
         if stripped.startswith("*"):
-            preamble.comment.append(stripped[1:])
+            preamble.comment.append(text.lstrip()[1:])
         elif (hand := _HAND.match(stripped)) is not None:
             position = position or Position()
             position.hands[_HAND_OWNER[hand.group(1)]] = _read_hand(hand.group(2), line=number)
