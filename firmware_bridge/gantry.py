@@ -34,6 +34,7 @@ from firmware_bridge.protocol import (
     Banner,
     MachineState,
     PushMessage,
+    Setting,
     StatusReport,
 )
 
@@ -172,6 +173,19 @@ class GrblGantry:
             self._trusted = False
         self._target = self._reported
         return result
+
+    def settings(self) -> dict[int, float]:
+        """`$$`: the controller's numeric settings (e.g. $110-$112 max rates mm/min, $120-$122 mm/s²)."""
+        with self._guard(gcode.SETTINGS):
+            reply = self.link.send(gcode.SETTINGS)
+        values: dict[int, float] = {}
+        for item in reply.pushes:
+            if isinstance(item, Setting):
+                try:
+                    values[item.number] = float(item.value)
+                except ValueError:
+                    continue
+        return values
 
     def position(self) -> Position | None:
         """The last position the controller reported while Idle (None before the first)."""

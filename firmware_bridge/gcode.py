@@ -59,10 +59,10 @@ def linear(
 
 
 def set_feed(feed_mm_per_min: float) -> str:
-    """`G1 F..`-style feed word alone (`F..`), setting the modal feed rate."""
+    """`G1 F..`: feed mode and feed rate without motion (later axis-only lines would be feed moves)."""
     if feed_mm_per_min <= 0:
         raise GcodeError(f"feed must be positive, got {feed_mm_per_min}")
-    return checked(f"F{number(feed_mm_per_min)}")
+    return checked(f"G1 F{number(feed_mm_per_min)}")
 
 
 def dwell(seconds: float = 0.01) -> str:

@@ -181,6 +181,7 @@ def test_homing_takes_time_and_ignores_status() -> None:
         (b"$110=abc\n", "error:2"),
         (b"G0 X" + b"1" * 80 + b"\n", "error:11"),
         (b"g0 x10 (comment) ; more\n", "ok"),
+        (b"G1 F1500\n", "ok"),
     ],
 )
 def test_error_codes(line: bytes, reply: str) -> None:

@@ -77,3 +77,10 @@ def test_gpio_gripper_is_driven_after_sync(
     gantry.release()
     assert seen == [(True, Position(42.0, 24.0, -5.0)), (False, Position(10.0, 20.0, -5.0))]
     assert HeadEventKind.GRIP not in {e.kind for e in server.events()}
+
+
+def test_settings_are_read_as_numbers(serve: Callable[..., FakeGrblServer], connect: Callable[..., GrblGantry]) -> None:
+    """It should read `$$` into numbers, e.g. the max rates and accelerations a planner needs."""
+    gantry = connect(serve().path)
+    settings = gantry.settings()
+    assert settings[110] == 120000.0 and settings[120] == 20000.0 and settings[130] == 600.0

@@ -20,7 +20,7 @@ def test_rapid_formats_millimetres_compactly() -> None:
 def test_linear_and_feed() -> None:
     """It should include the feed on G1 and build a bare feed word."""
     assert gcode.linear(1.0, 2.0, feed_mm_per_min=6000) == "G1 X1 Y2 F6000"
-    assert gcode.set_feed(1500.5) == "F1500.5"
+    assert gcode.set_feed(1500.5) == "G1 F1500.5"
 
 
 def test_fixed_commands() -> None:
