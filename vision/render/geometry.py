@@ -9,7 +9,7 @@ Sente's piece stand (komadai) lies right of the board at sente's end, gote's lef
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -83,10 +83,11 @@ class CameraPose:
         return CameraPose(fill=fill)
 
     @staticmethod
-    def random(rng: np.random.Generator, max_tilt_deg: float = 45.0) -> CameraPose:
-        """A plausible camera: tilt up to `max_tilt_deg`, any roll, board filling 55-95 % of the short side."""
+    def random(rng: np.random.Generator, max_tilt_deg: float = 45.0, size: tuple[int, int] | None = None) -> CameraPose:
+        """A plausible camera: tilt up to `max_tilt_deg`, any roll, board filling 55-95 % of the short side.
+        With the picture `size`, the fill is reduced as needed so that the whole board is in the picture."""
         tilt = float(max_tilt_deg * math.sqrt(rng.uniform(0.0, 1.0)))
-        return CameraPose(
+        pose = CameraPose(
             tilt_deg=tilt,
             tilt_dir_deg=float(rng.uniform(0.0, 360.0)),
             roll_deg=float(rng.uniform(-180.0, 180.0)),
@@ -95,6 +96,27 @@ class CameraPose:
             cy=float(rng.normal(0.0, 0.04)),
             fov_deg=float(rng.uniform(40.0, 65.0)),
         )
+        return pose if size is None else pose.fitted(size)
+
+    def fitted(self, size: tuple[int, int], border: float = 0.02) -> CameraPose:
+        """This pose with `fill` reduced (never raised) until the board, edges included, is inside the picture
+        with `border` (fraction of the short side) to spare."""
+        pose = self
+        width, height = size
+        pad = border * min(width, height)
+        m = BOARD_MARGIN_MM
+        corners = np.array([[-m, -m], [GRID_W_MM + m, -m], [GRID_W_MM + m, GRID_H_MM + m], [-m, GRID_H_MM + m]])
+        for _ in range(40):
+            px = apply_homography(Camera.from_pose(pose, size).homography(), corners)
+            if (
+                px[:, 0].min() >= pad
+                and px[:, 1].min() >= pad
+                and px[:, 0].max() <= width - pad
+                and px[:, 1].max() <= height - pad
+            ):
+                return pose
+            pose = replace(pose, fill=pose.fill * 0.93, cx=pose.cx * 0.8, cy=pose.cy * 0.8)
+        return pose
 
 
 @dataclass(frozen=True)

@@ -127,7 +127,7 @@ def render_scene(scene: Scene, options: RenderOptions) -> Rendered:
     """Render a scene."""
     rand = _Randoms.from_seed(options.seed)
     sprites = load_style(options.style)
-    pose = options.pose or CameraPose.random(rand.pose, options.max_tilt_deg)
+    pose = options.pose or CameraPose.random(rand.pose, options.max_tilt_deg, options.size)
     camera = Camera.from_pose(pose, options.size)
     plane = plan_plane(camera, options.size, board_box(options.stands))
     look = BoardLook.random(rand.look)
