@@ -1,0 +1,112 @@
+"""Whole games through the step function: a scripted play-mode game to mate with the robot, prompts and a
+mismatch on the way, its journal written through GameLog and resumed; and a record-mode game with a takeback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from game_machine_helpers import Driver, of_type, play_settings, record_settings
+
+from controller.game.commands import AskEngine, Command, ExecuteMove, SaveJournal, StartJournal
+from controller.game.entries import JournalHeader
+from controller.game.events import (
+    AmbiguousSeen,
+    BoardConfirmed,
+    BoardMoveSeen,
+    EngineMoved,
+    MismatchSeen,
+    PromptAnswered,
+    TakebackSeen,
+    TransferDone,
+)
+from controller.game.gamelog import GameLog
+from controller.game.journal import resume
+from controller.game.live_records import LiveRecords
+from controller.game.state import Phase
+from controller.records.io import read_record
+from controller.rules.types import Color, Termination
+
+REPO = Path(__file__).resolve().parents[2]
+GAME = (REPO / "controller" / "data" / "sample_game.usi").read_text().split()[2:]
+
+
+class FilesShell:
+    """The part of a shell that carries out journal commands, writing real files."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.log: GameLog | None = None
+
+    def carry_out(self, commands: list[Command]) -> None:
+        for command in commands:
+            if isinstance(command, StartJournal):
+                header = JournalHeader(command.settings, {"name": "scripted"}, "2026-11-22T03:00:00")
+                self.log = GameLog.start(self.base, header, LiveRecords(self.base))
+            elif isinstance(command, SaveJournal):
+                assert self.log is not None
+                self.log.save(command.entry)
+
+
+def test_scripted_play_game_to_mate_with_robot(tmp_path: Path) -> None:
+    """It should play a 75-move game to mate: human moves read, engine moves executed and confirmed, one
+    ambiguous read and one mismatch on the way, with the journal and records written and resumable."""
+    shell = FilesShell(tmp_path / "game")
+    driver = Driver.started(play_settings())
+    shell.carry_out(driver.log)
+    now = 0.0
+    for ply, usi in enumerate(GAME, start=1):
+        now += 3.0
+        if ply % 2:
+            if ply == 9:
+                shell.carry_out(driver.send(AmbiguousSeen(((usi,), ("9g9f",))), now))
+                assert driver.state.phase is Phase.PROMPT
+                shell.carry_out(driver.send(PromptAnswered(usi), now + 1))
+            elif ply == 15:
+                shell.carry_out(driver.send(MismatchSeen(("square 5e should be empty",)), now))
+                shell.carry_out(driver.send(BoardConfirmed(), now + 1))
+                shell.carry_out(driver.send(BoardMoveSeen((usi,)), now + 2))
+            else:
+                shell.carry_out(driver.send(BoardMoveSeen((usi,)), now))
+            if ply < len(GAME):
+                assert driver.state.phase is Phase.ENGINE_THINKING
+                assert of_type(driver.last, AskEngine)[0].moves == tuple(GAME[:ply])
+        else:
+            shell.carry_out(driver.send(EngineMoved(usi), now))
+            assert of_type(driver.last, ExecuteMove)[0].usi == usi
+            shell.carry_out(driver.send(TransferDone(), now + 1))
+            shell.carry_out(driver.send(BoardConfirmed(), now + 2))
+            assert driver.state.phase is Phase.WAIT_HUMAN
+    result = driver.state.result
+    assert driver.state.phase is Phase.GAME_OVER and result is not None
+    assert (result.termination, result.winner) == (Termination.CHECKMATE, Color.BLACK)
+    assert shell.log is not None
+    shell.log.close()
+    resumed = resume(tmp_path / "game.journal")
+    assert resumed.record.usi_moves == GAME and resumed.result == result
+    assert all(m.seconds is not None for m in resumed.record.moves)
+    assert read_record(tmp_path / "game.kifu").usi_moves == GAME
+    assert read_record(tmp_path / "game.csa").usi_moves == GAME
+
+
+def test_scripted_record_game_with_takeback(tmp_path: Path) -> None:
+    """It should record two humans' game with a takeback, the journal ending with the same moves."""
+    shell = FilesShell(tmp_path / "rec")
+    driver = Driver.started(record_settings())
+    shell.carry_out(driver.log)
+    script = [
+        (2.0, BoardMoveSeen(("7g7f",))),
+        (5.0, BoardMoveSeen(("3c3d",))),
+        (7.0, BoardMoveSeen(("2g2f",))),
+        (9.0, TakebackSeen(1)),
+        (12.0, BoardMoveSeen(("8h2b+",))),
+        (15.0, BoardMoveSeen(("3a2b",))),
+    ]
+    for now, event in script:
+        shell.carry_out(driver.send(event, now))
+    assert driver.state.usi_moves == ("7g7f", "3c3d", "8h2b+", "3a2b")
+    assert shell.log is not None
+    shell.log.close()
+    resumed = resume(tmp_path / "rec.journal")
+    assert resumed.record.usi_moves == ["7g7f", "3c3d", "8h2b+", "3a2b"]
+    assert [m.seconds for m in resumed.record.moves] == [2.0, 3.0, 3.0, 3.0]
+    assert resumed.clock.black.used_s == 2.0 + 2.0 + 3.0, "time spent on a move taken back is not refunded"
