@@ -365,7 +365,7 @@ class FakeGrbl:
 
     # ----- resets, alarms, faults -----------------------------------------------------------------------------
     def _soft_reset(self, now: float) -> None:
-        was_moving = not self._planner.is_empty()
+        was_moving = self._planner.current is not None
         was_homing = self._state is DeviceState.HOMING
         was_critical = self._state is DeviceState.CRITICAL
         self._stop_everything(now, "soft reset")

@@ -210,11 +210,14 @@ class GrblGantry:
         with self._guard(line):
             self.link.send(line, timeout_s, poll_status)
 
-    def _confirm_idle(self) -> None:
-        report = self.status()
-        if report.state is not MachineState.IDLE:
-            raise self._with_snapshot(NoResponse(f"controller not Idle after sync but {report.state.value}"))
-        self._confirmed = self._reported
+    def _confirm_idle(self, attempts: int = 3) -> None:
+        """Ask `?` until a report says Idle (an answer to an earlier poll may still be on its way)."""
+        for _ in range(attempts):
+            report = self.status()
+            if report.state is MachineState.IDLE:
+                self._confirmed = self._reported
+                return
+        raise self._with_snapshot(NoResponse(f"controller not Idle after a sync but {report.state.value}"))
 
     def _on_push(self, item: PushMessage) -> None:
         if isinstance(item, StatusReport):

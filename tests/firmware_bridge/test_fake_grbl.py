@@ -218,3 +218,15 @@ def test_fault_config_parse_and_validation() -> None:
         FaultConfig(garbage_rate=2.0)
     with pytest.raises(ValueError):
         FakeGrblConfig(settings={999: 1.0})
+
+
+def test_reset_in_completed_hold_keeps_position_without_alarm() -> None:
+    """It should not raise ALARM:3 for a reset once a feed hold has stopped the head (GRBL keeps position)."""
+    host = unlocked()
+    host.send(b"G0 X300\n")
+    host.at(0.5)
+    host.send(b"!")
+    host.at(1.5)
+    out = host.send(b"\x18")
+    assert out == ["Grbl 1.1h ['$' for help]"]
+    assert host.send(b"G0 X0\n") == ["ok"]
