@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.cli.demo_cmd",
     "controller.cli.sim_cmd",
     "controller.cli.vision_cmd",
+    "controller.cli.serve_cmd",
 )
 """Modules that add subcommands, in the order `--help` lists them."""
 

@@ -12,13 +12,14 @@ import contextlib
 import http.client
 import json
 import logging
-import stat
 import threading
 import urllib.parse
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
+
+from controller.secrets import Token, TokenFileError
+
+__all__ = ["LishogiApi", "LishogiError", "StreamBrokenError", "Token", "TokenFileError"]
 
 log = logging.getLogger(__name__)
 
@@ -35,34 +36,6 @@ class LishogiError(RuntimeError):
 
 class StreamBrokenError(LishogiError):
     """A stream ended or failed before the server finished it."""
-
-
-class TokenFileError(ValueError):
-    """The token file is missing, empty, or readable by others."""
-
-
-@dataclass(frozen=True)
-class Token:
-    """An API token; its text never appears in repr or str."""
-
-    value: str = field(repr=False)
-
-    def __str__(self) -> str:
-        return "Token(****)"
-
-    @classmethod
-    def from_file(cls, path: Path) -> Token:
-        """Read a token file, refusing one that group or others can read (it must be 0600 or stricter)."""
-        try:
-            mode = path.stat().st_mode
-        except OSError as exc:
-            raise TokenFileError(f"cannot read token file {path}: {exc.strerror}") from exc
-        if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            raise TokenFileError(f"token file {path} is readable by others (mode {stat.filemode(mode)}); chmod 600 it")
-        value = path.read_text(encoding="utf-8").strip()
-        if not value or any(ch.isspace() for ch in value):
-            raise TokenFileError(f"token file {path} does not hold a single token")
-        return cls(value)
 
 
 class LishogiApi:
