@@ -36,7 +36,14 @@ from firmware_bridge.errors import (
     NoResponse,
     Position,
 )
-from firmware_bridge.fake_config import FAST_MOTION, FakeGrblConfig, FaultConfig, HeadEvent, HeadEventKind
+from firmware_bridge.fake_config import (
+    FAST_MOTION,
+    FakeGrblConfig,
+    FaultConfig,
+    FaultKind,
+    HeadEvent,
+    HeadEventKind,
+)
 from firmware_bridge.fake_server import FakeGrblServer
 from firmware_bridge.gantry import GantryTimings, GrblGantry
 from firmware_bridge.link import GrblLink, LinkState, LinkTimings, ResetResult
@@ -48,6 +55,7 @@ __all__ = [
     "FakeGrblConfig",
     "FakeGrblServer",
     "FaultConfig",
+    "FaultKind",
     "FirmwareBridgeError",
     "GantryTimings",
     "GcodeError",

@@ -67,6 +67,17 @@ class HeadEvent:
     detail: str = ""
 
 
+class FaultKind(enum.StrEnum):
+    """The kinds of injectable fault (for building single-fault episodes with `FaultConfig.single`)."""
+
+    DISCONNECT = "disconnect"
+    RESET = "reset"
+    ALARM = "alarm"
+    MISSING_OK = "missing_ok"
+    SLOW_OK = "slow_ok"
+    GARBAGE = "garbage"
+
+
 @dataclass(frozen=True)
 class FaultConfig:
     """Faults to inject, counted in lines received (1-based, every non-empty line incl. `$` commands).
@@ -103,6 +114,22 @@ class FaultConfig:
             raise ValueError("fault_delay_s and ok_latency_s must not be negative")
         if not 0.0 <= self.garbage_rate <= 1.0:
             raise ValueError(f"garbage_rate must be within [0, 1], got {self.garbage_rate}")
+
+    @classmethod
+    def single(cls, kind: FaultKind, line: int = 1, delay_s: float = 0.0, seed: int = 0) -> FaultConfig:
+        """One fault: DISCONNECT/RESET/ALARM (hard limit) `delay_s` after line `line`; MISSING_OK for that line;
+        SLOW_OK with `delay_s` of latency on every response; GARBAGE on 30 % of output lines (seeded)."""
+        if kind is FaultKind.DISCONNECT:
+            return cls(disconnect_after_lines=line, fault_delay_s=delay_s)
+        if kind is FaultKind.RESET:
+            return cls(reset_after_lines=line, fault_delay_s=delay_s)
+        if kind is FaultKind.ALARM:
+            return cls(alarm_after_lines=line, fault_delay_s=delay_s)
+        if kind is FaultKind.MISSING_OK:
+            return cls(missing_ok_lines=frozenset({line}))
+        if kind is FaultKind.SLOW_OK:
+            return cls(ok_latency_s=delay_s)
+        return cls(garbage_rate=0.3, seed=seed)
 
     @classmethod
     def parse(cls, text: str) -> FaultConfig:

@@ -3,14 +3,15 @@
 Owns: cleaning a line as GRBL does (drop spaces and control characters, strip `(...)` and `;` comments,
 upper-case), splitting it into words and checking them: error:1 (letter expected), 2 (bad number), 20
 (unsupported command), 21 (modal group violation), 25 (repeated word), 28 (G4 without P), 36 (unused words).
-Supported: G0 G1 G4 G17 G20 G21 G54 G90 G91 G94, M3 M4 M5 M8 M9, words F P S N T X Y Z. Pure.
+Supported: G0 G1 G4 G17 G20 G21 G54 G90 G91 G94, M3 M4 M5 M8 M9, words F P S N T X Y Z. Also the modal
+state (`Modal`) that turns a block into what to do (`Step`), `$N=value` parsing and the soft-limit check. Pure.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)")
 _SUPPORTED_G = {0.0, 1.0, 4.0, 17.0, 20.0, 21.0, 54.0, 90.0, 91.0, 94.0}
@@ -118,3 +119,63 @@ def beyond_travel(settings: Mapping[int, float], target: Sequence[float]) -> boo
         if not low - 1e-6 <= value <= high + 1e-6:
             return True
     return False
+
+
+Vec = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one accepted block asks for, in execution order: spindle, coolant, dwell, then the move."""
+
+    spindle: int | None
+    coolant: bool | None
+    dwell_s: float | None
+    target: Vec | None
+    feed_mm_per_min: float | None
+    """None for a rapid (G0)."""
+
+    @property
+    def synchronised(self) -> bool:
+        """True when GRBL waits for the planner to empty first (M3/M4/M5, M8/M9, G4)."""
+        return self.spindle is not None or self.coolant is not None or self.dwell_s is not None
+
+
+@dataclass
+class Modal:
+    """The parser's modal state (reset by a soft reset) and the programmed position in machine mm."""
+
+    target: Vec = (0.0, 0.0, 0.0)
+    motion: int = 0
+    absolute: bool = True
+    inches: bool = False
+    feed: float | None = None
+    spindle: int = 5
+    coolant: bool = field(default=False)
+
+    def step(self, block: Block) -> Step:
+        """Apply `block` to the modal state; raise LineError(22) for a feed move without a feed rate."""
+        scale = 25.4 if (20.0 in block.g or (self.inches and 21.0 not in block.g)) else 1.0
+        motion = next((int(g) for g in block.g if g in _MOTION), self.motion)
+        feed = block.words["F"] * scale if "F" in block.words else self.feed
+        axes = [block.words.get(a) for a in "XYZ"]
+        moving = any(v is not None for v in axes) and 4.0 not in block.g
+        if moving and motion == 1 and not feed:
+            raise LineError(22)
+        self.motion, self.feed = motion, feed
+        if 20.0 in block.g or 21.0 in block.g:
+            self.inches = 20.0 in block.g
+        if 90.0 in block.g or 91.0 in block.g:
+            self.absolute = 90.0 in block.g
+        spindle = next((int(m) for m in block.m if m in (3.0, 4.0, 5.0)), None)
+        coolant = (8.0 in block.m) if (8.0 in block.m or 9.0 in block.m) else None
+        target = self._target(axes, scale) if moving else None
+        dwell = block.words["P"] if 4.0 in block.g else None
+        return Step(spindle, coolant, dwell, target, None if motion == 0 else feed)
+
+    def _target(self, axes: list[float | None], scale: float) -> Vec:
+        base = self.target
+        out = [
+            base[i] if v is None else v * scale if self.absolute else base[i] + v * scale for i, v in enumerate(axes)
+        ]
+        return (out[0], out[1], out[2])

@@ -13,14 +13,14 @@ work offsets (WCO is always 0), overrides. Transport-free: `fake_server` serves 
 from __future__ import annotations
 
 import enum
-import random
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from firmware_bridge import fake_reports as text
-from firmware_bridge.fake_config import FakeGrblConfig, HeadEvent, HeadEventKind
-from firmware_bridge.fake_gcode import Block, LineError, beyond_travel, clean, parse_block, parse_setting
+from firmware_bridge.fake_config import FakeGrblConfig, FaultKind, HeadEvent, HeadEventKind
+from firmware_bridge.fake_faults import FaultSchedule
+from firmware_bridge.fake_gcode import Block, LineError, Modal, beyond_travel, clean, parse_block, parse_setting
 from firmware_bridge.fake_motion import Block as PlannedBlock
 from firmware_bridge.fake_motion import Limits, Planner, Vec
 
@@ -57,21 +57,15 @@ class FakeGrbl:
         self.lines_received = 0
         self.dropped_bytes = 0
         self._on_event = on_event
-        self._faults = config.faults
-        self._rng = random.Random(config.faults.seed)
+        self._faults = FaultSchedule(config.faults)
         self._planner = Planner((0.0, 0.0, 0.0))
         self._offset: Vec = (0.0, 0.0, 0.0)
-        self._motion, self._absolute, self._inches = 0, True, False
-        self._feed: float | None = None
-        self._spindle = 5
-        self._coolant = False
-        self._position_target: Vec = (0.0, 0.0, 0.0)
+        self._modal = Modal()
         self._ring = bytearray()
         self._out: deque[tuple[float, bytes]] = deque()
         self._last_due = now
         self._job: Iterator[_Wait] | None = None
         self._wait = _Wait()
-        self._scheduled: list[tuple[float, str]] = []
         self._now = now
         self._status_count = 0
         self._state = DeviceState.BOOTING
@@ -87,7 +81,7 @@ class FakeGrbl:
     @property
     def gripping(self) -> bool:
         """Flood coolant (M8) on: the magnet holds."""
-        return self._coolant
+        return self._modal.coolant
 
     @property
     def disconnected(self) -> bool:
@@ -100,7 +94,7 @@ class FakeGrbl:
             self._state is not DeviceState.BOOTING
             and self._planner.is_empty()
             and self._job is None
-            and not self._scheduled
+            and not self._faults.pending()
             and not self._out
         )
 
@@ -143,10 +137,8 @@ class FakeGrbl:
             return
         if self._state is DeviceState.BOOTING and now >= self._boot_until:
             self._finish_boot(now)
-        for due, kind in sorted(self._scheduled):
-            if due <= now:
-                self._scheduled.remove((due, kind))
-                self._fire(kind, due)
+        for due, kind in self._faults.take_due(now):
+            self._fire(kind, due)
         if self._state in (DeviceState.READY, DeviceState.ALARM):
             limits = self._limits()
             for when, where in self._planner.advance(now, limits):
@@ -183,7 +175,7 @@ class FakeGrbl:
         else:
             word = "Idle" if planner.is_empty() else "Run"
         self._status_count += 1
-        accessories = ("S" if self._spindle in (3, 4) else "") + ("F" if self._coolant else "")
+        accessories = ("S" if self._modal.spindle in (3, 4) else "") + ("F" if self._modal.coolant else "")
         extras = (planner.free_blocks(), self.config.rx_buffer_bytes - len(self._ring), accessories)
         speed = planner.speed(now) * 60.0
         mask = int(self.settings[10])
@@ -232,7 +224,7 @@ class FakeGrbl:
             return
         self.lines_received += 1
         number = self.lines_received
-        self._arm_faults(number, now)
+        self._faults.arm(number, now)
         if len(line) > 79:
             self._respond(number, "error:11")
         elif line.startswith("$"):
@@ -261,12 +253,12 @@ class FakeGrbl:
         elif line == "$G":
             self._emit(
                 text.parser_state(
-                    motion=self._motion,
-                    absolute=self._absolute,
-                    inches=self._inches,
-                    spindle=self._spindle,
-                    coolant=self._coolant,
-                    feed=self._feed or 0.0,
+                    motion=self._modal.motion,
+                    absolute=self._modal.absolute,
+                    inches=self._modal.inches,
+                    spindle=self._modal.spindle,
+                    coolant=self._modal.coolant,
+                    feed=self._modal.feed or 0.0,
                 )
             )
             self._respond(number, "ok")
@@ -300,7 +292,7 @@ class FakeGrbl:
         yield _Wait(until=self._now + max(abs(v) for v in start) / seek + 0.02)
         self._planner.set_position((0.0, 0.0, 0.0))
         self._offset = (0.0, 0.0, 0.0)
-        self._position_target = (0.0, 0.0, 0.0)
+        self._modal.target = (0.0, 0.0, 0.0)
         self._state = DeviceState.READY
         self._locked = False
         self._event(HeadEventKind.HOME, self._now, (0.0, 0.0, 0.0))
@@ -308,58 +300,37 @@ class FakeGrbl:
 
     # ----- G-code ---------------------------------------------------------------------------------------------
     def _gcode(self, block: Block, number: int) -> Iterator[_Wait]:
-        scale = 25.4 if (20.0 in block.g or (self._inches and 21.0 not in block.g)) else 1.0
-        motion = next((int(g) for g in block.g if g in (0.0, 1.0)), self._motion)
-        feed = block.words["F"] * scale if "F" in block.words else self._feed
-        axes = [block.words.get(a) for a in "XYZ"]
-        moving = any(v is not None for v in axes) and 4.0 not in block.g
-        if moving and motion == 1 and not feed:
-            self._respond(number, "error:22")
+        try:
+            step = self._modal.step(block)
+        except LineError as exc:
+            self._respond(number, f"error:{exc.code}")
             return
-        self._apply_modal(block, motion, feed)
-        coolant = 8.0 in block.m or 9.0 in block.m
-        spindle = next((int(m) for m in block.m if m in (3.0, 4.0, 5.0)), None)
-        if coolant or spindle is not None or 4.0 in block.g:
+        if step.synchronised:
             yield _Wait(empty=True)
-        if spindle is not None:
-            self._spindle = spindle
-        if coolant:
-            self._set_coolant(8.0 in block.m)
-        if 4.0 in block.g:
-            yield _Wait(until=self._now + block.words["P"])
-        if moving:
-            target = self._target(axes, scale)
-            if beyond_travel(self.settings, target):
+        if step.spindle is not None:
+            self._modal.spindle = step.spindle
+        if step.coolant is not None:
+            self._set_coolant(step.coolant)
+        if step.dwell_s is not None:
+            yield _Wait(until=self._now + step.dwell_s)
+        if step.target is not None:
+            if beyond_travel(self.settings, step.target):
                 self._fire_alarm(2, self._now)
                 return
             while self._planner.is_full():
                 yield _Wait(space=True)
-            self._queue_move(target, None if motion == 0 else feed)
+            self._queue_move(step.target, step.feed_mm_per_min)
         self._respond(number, "ok")
 
     def _queue_move(self, target: Vec, feed: float | None) -> None:
-        self._position_target = target
+        self._modal.target = target
         physical = (target[0] - self._offset[0], target[1] - self._offset[1], target[2] - self._offset[2])
         self._planner.queue.append(PlannedBlock(physical, feed))
         self._planner.advance(self._now, self._limits())
 
-    def _apply_modal(self, block: Block, motion: int, feed: float | None) -> None:
-        self._motion, self._feed = motion, feed
-        if 20.0 in block.g or 21.0 in block.g:
-            self._inches = 20.0 in block.g
-        if 90.0 in block.g or 91.0 in block.g:
-            self._absolute = 90.0 in block.g
-
-    def _target(self, axes: list[float | None], scale: float) -> Vec:
-        base = self._position_target
-        out = [
-            base[i] if v is None else (v * scale if self._absolute else base[i] + v * scale) for i, v in enumerate(axes)
-        ]
-        return (out[0], out[1], out[2])
-
     def _set_coolant(self, on: bool) -> None:
-        if on != self._coolant:
-            self._coolant = on
+        if on != self._modal.coolant:
+            self._modal.coolant = on
             kind = HeadEventKind.GRIP if on else HeadEventKind.RELEASE
             self._event(kind, self._now, self.physical_position())
 
@@ -400,10 +371,10 @@ class FakeGrbl:
     def _stop_everything(self, now: float, why: str) -> None:
         """What mc_reset does: motion stops at once, the coolant (magnet) goes off, queues are flushed."""
         self._planner.stop_now(now)
-        if self._coolant:
-            self._coolant = False
+        if self._modal.coolant:
+            self._modal.coolant = False
             self._event(HeadEventKind.RELEASE, now, self.physical_position(), why)
-        self._spindle = 5
+        self._modal.spindle = 5
         self._ring.clear()
         self._job = None
         self._wait = _Wait()
@@ -421,22 +392,12 @@ class FakeGrbl:
             self._state = DeviceState.ALARM
         self._locked = True
 
-    def _arm_faults(self, number: int, now: float) -> None:
-        faults, due = self._faults, now + self._faults.fault_delay_s
-        for kind, line in (
-            ("disconnect", faults.disconnect_after_lines),
-            ("reset", faults.reset_after_lines),
-            ("alarm", faults.alarm_after_lines),
-        ):
-            if line == number:
-                self._scheduled.append((due, kind))
-
-    def _fire(self, kind: str, now: float) -> None:
+    def _fire(self, kind: FaultKind, now: float) -> None:
         self._now = max(self._now, now)
         self._planner.advance(now, self._limits())
-        if kind == "alarm":
-            self._fire_alarm(self._faults.alarm_code, now)
-        elif kind == "reset":
+        if kind is FaultKind.ALARM:
+            self._fire_alarm(self._faults.config.alarm_code, now)
+        elif kind is FaultKind.RESET:
             self._stop_everything(now, "spontaneous reset")
             self._reboot(now, "spontaneous reset")
         else:
@@ -446,20 +407,15 @@ class FakeGrbl:
 
     # ----- helpers --------------------------------------------------------------------------------------------
     def _reset_modal(self) -> None:
-        self._motion, self._absolute, self._inches = 0, True, False
-        self._feed = None
-        self._spindle = 5
-        self._coolant = False
-        self._position_target = self.reported_position()
+        self._modal = Modal(target=self.reported_position())
 
     def _limits(self) -> Limits:
         s = self.settings
         return Limits((s[110], s[111], s[112]), (s[120], s[121], s[122]))
 
     def _respond(self, number: int | None, response: str) -> None:
-        if number is not None and number in self._faults.missing_ok_lines:
-            return
-        self._emit(text.line(response), self._faults.ok_latency_s)
+        if not self._faults.drops_response(number):
+            self._emit(text.line(response), self._faults.latency_s)
 
     def _emit(self, data: bytes, delay_s: float = 0.0, ordered: bool = True) -> None:
         """Queue output; ordered items keep their order (a slow `ok` delays what follows it), a status report
@@ -468,8 +424,7 @@ class FakeGrbl:
         if ordered:
             due = max(due, self._last_due)
             self._last_due = due
-        if self._faults.garbage_rate and self._rng.random() < self._faults.garbage_rate:
-            data = text.garbage(self._rng) + data
+        data = self._faults.noise() + data
         index = len(self._out)
         while index > 0 and self._out[index - 1][0] > due:
             index -= 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_bridge.fake_config import FakeGrblConfig, FaultConfig, HeadEventKind
+from firmware_bridge.fake_config import FakeGrblConfig, FaultConfig, FaultKind, HeadEventKind
 from firmware_bridge.fake_grbl import DeviceState, FakeGrbl
 
 
@@ -230,3 +230,13 @@ def test_reset_in_completed_hold_keeps_position_without_alarm() -> None:
     out = host.send(b"\x18")
     assert out == ["Grbl 1.1h ['$' for help]"]
     assert host.send(b"G0 X0\n") == ["ok"]
+
+
+def test_single_fault_configs() -> None:
+    """It should build one-fault configurations for episode loops."""
+    assert FaultConfig.single(FaultKind.DISCONNECT, 7, 0.1) == FaultConfig(disconnect_after_lines=7, fault_delay_s=0.1)
+    assert FaultConfig.single(FaultKind.RESET, 3).reset_after_lines == 3
+    assert FaultConfig.single(FaultKind.ALARM, 4, 0.2).alarm_after_lines == 4
+    assert FaultConfig.single(FaultKind.MISSING_OK, 5).missing_ok_lines == frozenset({5})
+    assert FaultConfig.single(FaultKind.SLOW_OK, delay_s=0.3).ok_latency_s == 0.3
+    assert FaultConfig.single(FaultKind.GARBAGE, seed=9) == FaultConfig(garbage_rate=0.3, seed=9)
