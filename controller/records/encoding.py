@@ -17,6 +17,8 @@ from controller.records.errors import RecordEncodingError
 _DECLARED = re.compile(
     rb"^(?:\xef\xbb\xbf)?(?:#KIF|#KI2)[^\n]*encoding=([A-Za-z0-9_\-]+)|^'CSA encoding=([A-Za-z0-9_\-]+)"
 )
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
+"""cp932 maps stray bytes (0xA0, 0xFD-0xFF) and user-defined codes here: never real record text."""
 _ALIASES = {"shift_jis": "cp932", "shift-jis": "cp932", "sjis": "cp932", "utf-8": "utf-8", "utf8": "utf-8"}
 
 
@@ -65,12 +67,20 @@ def encode(text: str, codec: str) -> bytes:
 
 def _strict(data: bytes, codec: str) -> str:
     try:
-        return data.decode(codec)
+        text = data.decode(codec)
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise RecordEncodingError(
             f"bytes {data[exc.start : exc.start + 4]!r} are not valid {codec}; pass the right --encoding", line=line
         ) from exc
+    private = _PRIVATE_USE.search(text)
+    if private is not None:
+        raise RecordEncodingError(
+            f"the bytes decode to a private-use character (U+{ord(private.group()):04X}) in {codec}: not text a "
+            "record holds; pass the right --encoding",
+            line=text[: private.start()].count("\n") + 1,
+        )
+    return text
 
 
 def _first_non_ascii(data: bytes) -> int:

@@ -12,9 +12,16 @@ import re
 
 from controller.records.errors import RecordSyntaxError
 from controller.records.kif_common import comment_lines, is_skipped, read_preamble, split_lines, write_preamble
-from controller.records.notation import KANJI_OF, PIECE_KANJI_PATTERN, code_of_kanji, digit_value, kanji_square
+from controller.records.notation import (
+    HAND_CODES,
+    KANJI_OF,
+    PIECE_KANJI_PATTERN,
+    code_of_kanji,
+    digit_value,
+    kanji_square,
+)
 from controller.records.results import parse_trailer, trailer_text
-from controller.records.tracker import MoveFacts, Tracker
+from controller.records.tracker import MoveFacts, Tracker, drop_usi
 from controller.rules.types import Color, GameRecord, RecordedMove
 
 _MARKS = {"▲": Color.BLACK, "☗": Color.BLACK, "△": Color.WHITE, "☖": Color.WHITE, "▽": Color.WHITE}
@@ -104,8 +111,13 @@ def _resolve(match: re.Match[str], tracker: Tracker, number: int) -> str:
     if len(chosen) == 1:
         return chosen[0].usi
     move_text = match.group(0)[1:]
+    if not chosen and (drop or not board) and piece in HAND_CODES and not (lateral or direction):
+        return drop_usi(piece, dst)  # not legal: playing it reports why (nifu, dead drop, not in hand...)
     if not chosen:
-        raise RecordSyntaxError(f"move {tracker.ply + 1}: no legal move matches {move_text!r}", line=number)
+        side = "sente" if tracker.turn is Color.BLACK else "gote"
+        raise RecordSyntaxError(
+            f"move {tracker.ply + 1}: no {side} {name} can make the move {move_text!r}", line=number
+        )
     raise RecordSyntaxError(
         f"move {tracker.ply + 1}: {move_text!r} is ambiguous ({', '.join(c.usi for c in chosen)})", line=number
     )

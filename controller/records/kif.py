@@ -168,11 +168,11 @@ def format_kif(record: GameRecord, *, utf8: bool) -> str:
     for index, move in enumerate(record.moves, start=1):
         facts = tracker.facts(move.usi)
         tracker.play(move.usi)
-        text = f"{index:>4} {move_text(facts).ljust(9)}"
+        text = f"{index:>4} {move_text(facts)}"
         if move.seconds is not None:
             spent = math.floor(move.seconds)
             totals[index % 2] += spent
-            text += "      " + _time_text(spent, totals[index % 2])
+            text += " " * max(1, 18 - _display_width(move_text(facts))) + _time_text(spent, totals[index % 2])
         out.append(text.rstrip())
         out.extend(comment_lines(move.comment))
     if record.result is not None:
@@ -194,3 +194,8 @@ def _time_text(spent: int, total: int) -> str:
     minutes, seconds = divmod(spent, 60)
     hours, rest = divmod(total, 3600)
     return f"({minutes:>2}:{seconds:02}/{hours:02}:{rest // 60:02}:{rest % 60:02})"
+
+
+def _display_width(text: str) -> int:
+    """Columns on a fixed-width screen: full-width characters take two (Kifu for Windows aligns times so)."""
+    return sum(1 if ord(char) < 0x80 else 2 for char in text)

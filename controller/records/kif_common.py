@@ -86,6 +86,7 @@ def read_preamble(lines: list[Line], is_move: Callable[[str], bool]) -> Preamble
         elif stripped.startswith("|"):
             position = position or Position()
             rows.append((number, stripped))
+            _read_bod_row(position, len(rows), number, stripped)
         elif (header := _HEADER.match(stripped)) is not None:
             if header.group(1) == "手合割":
                 handicap_name = (number, header.group(2).strip())
@@ -110,8 +111,6 @@ def _start_sfen(position: Position | None, rows: list[Line], handicap: tuple[int
         if len(rows) != 9:
             line = rows[-1][0] if rows else last
             raise RecordSyntaxError(f"the board diagram has {len(rows)} rows; expected 9", line=line)
-        for rank, (number, text) in enumerate(rows, start=1):
-            _read_bod_row(position, rank, number, text)
         return position.checked_sfen(line=rows[0][0])
     if handicap is None:
         return STARTPOS_SFEN
@@ -127,8 +126,9 @@ def _read_bod_row(position: Position, rank: int, number: int, text: str) -> None
     match = _BOD_ROW.match(text)
     if match is None or len(match.group(1)) != 18:
         raise RecordSyntaxError("expected a board row like '|v香v桂v銀v金v玉v金v銀v桂v香|一'", line=number)
-    if KANJI_DIGITS.index(match.group(2)) != rank:
-        raise RecordSyntaxError(f"expected board row {KANJI_DIGITS[rank]}, got {match.group(2)}", line=number)
+    if rank > 9 or KANJI_DIGITS.index(match.group(2)) != rank:
+        expected = KANJI_DIGITS[rank] if rank <= 9 else "no more rows"
+        raise RecordSyntaxError(f"expected board row {expected}, got {match.group(2)}", line=number)
     cells = match.group(1)
     for column in range(9):
         mark, name = cells[2 * column], cells[2 * column + 1]
