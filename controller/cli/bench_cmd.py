@@ -9,7 +9,7 @@ import argparse
 import importlib
 from typing import Any
 
-BENCH_MODULES: tuple[str, ...] = ("controller.bench.rules_bench",)
+BENCH_MODULES: tuple[str, ...] = ("controller.bench.rules_bench", "controller.bench.gantry_bench")
 
 
 def register(subparsers: Any) -> None:

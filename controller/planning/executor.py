@@ -89,6 +89,8 @@ class Interruption:
         )
         if self.released:
             text += " (gripper released there)"
+        elif self.piece_known and self.phase in (Phase.GRIP, Phase.RELEASE, Phase.LIFT, Phase.DESCEND_DESTINATION):
+            text += " (under the head; the gripper may still be on: release it before the head moves)"
         if not self.piece_known:
             text += f". CHECK piece {self.piece.label}: put it back on {self.transfer.src} before resuming"
         return text
@@ -157,6 +159,27 @@ class Executor:
         self.state.apply(transfer)
         return None
 
+    def finish_held(self, interruption: Interruption) -> Interruption | None:
+        """Carry a piece still in the gripper on to its destination, from the head's last known position.
+
+        Only for IN_GRIPPER with a known head position and a firmware that answers again (the caller checked);
+        returns `interruption` itself when the firmware does not answer (nothing was sent), or a new Interruption
+        when carrying on failed.
+        """
+        transfer, head = interruption.transfer, interruption.head_xyz
+        if interruption.fate is not PieceFate.IN_GRIPPER or head is None:
+            raise PlanningError("finish_held needs a piece held by the gripper at a known head position")
+        steps = steps_for(transfer, self.geometry)
+        rest = [s for s in steps if s.phase not in (Phase.APPROACH, Phase.DESCEND_SOURCE, Phase.GRIP)]
+        rest = [s for s in rest if not (s.kind is StepKind.HALF_TURN and interruption.phase is not Phase.LIFT)]
+        lift = Step(StepKind.MOVE, Phase.LIFT, (head[0], head[1], self.geometry.travel_z_mm))
+        try:
+            self.gantry.wait_idle()  # the link must answer again before the held piece moves on
+        except self._faults:
+            return interruption
+        self.state.put(transfer.src, interruption.piece)
+        return self._run_one(interruption.index, transfer, [lift, *rest])
+
     def _do(self, step: Step, settle: bool) -> None:
         if step.kind is StepKind.MOVE:
             assert step.point is not None
@@ -171,11 +194,13 @@ class Executor:
             assert self._rotator is not None
             self._rotator.half_turn()
 
-    def _on_fault(self, index: int, transfer: Transfer, phase: Phase, piece: Piece, exc: BaseException) -> Interruption:
+    def _on_fault(
+        self, index: int, transfer: Transfer, phase: Phase, piece: Piece, exc: BaseException
+    ) -> Interruption:
         snapshot = getattr(exc, "snapshot", None)
         gripper_on: bool | None = getattr(snapshot, "gripper_on", None)
         head = _position(snapshot)
-        fate, released = self._fate(transfer, phase, gripper_on, head)
+        fate, released = self._fate(transfer, phase, gripper_on, _settled_position(snapshot, self._tolerance))
         if fate is PieceFate.AT_DESTINATION:
             self.state.apply(transfer)
         elif fate is not PieceFate.AT_SOURCE:
@@ -184,23 +209,30 @@ class Executor:
         return Interruption(index, transfer, phase, fault, fate, piece, head, released)
 
     def _fate(
-        self, transfer: Transfer, phase: Phase, gripper_on: bool | None, head: tuple[float, float, float] | None
+        self,
+        transfer: Transfer,
+        phase: Phase,
+        gripper_on: bool | None,
+        settled: tuple[float, float, float] | None,
     ) -> tuple[PieceFate, bool]:
+        """Where the piece is, and whether the gripper was released (only ever low over source or destination).
+
+        A piece under a head that stands at pick height over its source or destination rests on that place
+        whether or not the gripper could be switched off: the restart releases before the head moves again.
+        """
         if phase in (Phase.APPROACH, Phase.DESCEND_SOURCE):
             return PieceFate.AT_SOURCE, False
         if phase is Phase.RETRACT:
             return PieceFate.AT_DESTINATION, False
         if phase in (Phase.GRIP, Phase.RELEASE):
-            # The wait before grip/release confirmed the head low over the source/destination: safe to let go.
+            # The wait before grip/release confirmed the head low over the source/destination.
             fate = PieceFate.AT_SOURCE if phase is Phase.GRIP else PieceFate.AT_DESTINATION
-            if gripper_on is False or self._try_release():
-                return fate, gripper_on is not False
-            return PieceFate.IN_GRIPPER, False
+            return fate, gripper_on is not False and self._try_release()
         if gripper_on is False:
             return PieceFate.DROPPED, False
         for loc, fate in ((transfer.src, PieceFate.AT_SOURCE), (transfer.dst, PieceFate.AT_DESTINATION)):
-            if gripper_on and self._low_over(head, loc) and self._try_release():
-                return fate, True
+            if self._low_over(settled, loc):
+                return fate, self._try_release()
         return (PieceFate.IN_GRIPPER if gripper_on else PieceFate.UNCERTAIN), False
 
     def _low_over(self, head: tuple[float, float, float] | None, loc: Location) -> bool:
@@ -225,6 +257,18 @@ def _position(snapshot: Any) -> tuple[float, float, float] | None:
         if pos is not None:
             return (float(pos.x_mm), float(pos.y_mm), float(pos.z_mm))
     return None
+
+
+def _settled_position(snapshot: Any, tolerance: float) -> tuple[float, float, float] | None:
+    """The head position only when it is certain: confirmed at Idle, and no motion queued since."""
+    confirmed = getattr(snapshot, "confirmed_position", None)
+    target = getattr(snapshot, "target", None)
+    if confirmed is None or not getattr(snapshot, "position_trusted", False):
+        return None
+    point = (float(confirmed.x_mm), float(confirmed.y_mm), float(confirmed.z_mm))
+    if target is not None and math.dist(point, (target.x_mm, target.y_mm, target.z_mm)) > tolerance:
+        return None
+    return point
 
 
 def _fmt(xyz: tuple[float, float, float] | None) -> str:

@@ -81,7 +81,7 @@ class PhysicalState:
         if piece is None:
             raise CollisionError(f"{transfer.describe()}: nothing at {transfer.src}")
         if transfer.kind is TransferKind.HUMAN_ACTION:
-            self._places[transfer.src] = _after_task(piece, transfer.task)
+            self._places[transfer.src] = after_task(piece, transfer.task)
             return
         if transfer.dst != transfer.src and transfer.dst in self._places and not isinstance(transfer.dst, HumanLoc):
             occupant = self._places[transfer.dst].label
@@ -99,6 +99,12 @@ class PhysicalState:
         if piece is None:
             raise CollisionError(f"nothing at {loc} to take")
         return piece
+
+    def put(self, loc: Location, piece: Piece) -> None:
+        """Place a piece at a free location (a piece found again after a fault)."""
+        if loc in self._places:
+            raise CollisionError(f"{loc} is occupied by {self._places[loc].label}")
+        self._places[loc] = piece
 
     def board_field(self) -> str:
         """The SFEN board field the squares show."""
@@ -128,7 +134,8 @@ def _other(side: Side) -> Side:
     return Side.WHITE if side is Side.BLACK else Side.BLACK
 
 
-def _after_task(piece: Piece, task: HumanTask | None) -> Piece:
+def after_task(piece: Piece, task: HumanTask | None) -> Piece:
+    """The piece after a person did `task` to it."""
     over = task in (HumanTask.TURN_OVER, HumanTask.TURN_OVER_AND_AROUND)
     around = task in (HumanTask.TURN_AROUND, HumanTask.TURN_OVER_AND_AROUND)
     return Piece(piece.kind, piece.promoted_face != over, _other(piece.facing) if around else piece.facing)
