@@ -117,9 +117,10 @@ class GrblGantry:
     def move_to(self, x_mm: float, y_mm: float, z_mm: float | None = None) -> None:
         """Queue a rapid move (returns once GRBL has queued it, not when the head arrives)."""
         line = gcode.rapid(x_mm, y_mm, z_mm)
-        z = z_mm if z_mm is not None else self._target.z_mm if self._target is not None else 0.0
         self._send(line)
-        self._target = Position(x_mm, y_mm, z)
+        known = self._target or self._reported
+        z = z_mm if z_mm is not None else known.z_mm if known is not None else None
+        self._target = Position(x_mm, y_mm, z) if z is not None else None
 
     def wait_idle(self) -> None:
         """Block until every queued motion has finished (`G4 P0.01` + `ok`), then confirm Idle with `?`."""

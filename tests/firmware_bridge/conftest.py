@@ -18,14 +18,14 @@ from firmware_bridge import (
 )
 
 FAST_LINK = LinkTimings(
-    response_timeout_s=1.0, boot_timeout_s=1.0, settle_s=0.05, status_interval_s=0.05, status_timeout_s=0.5
+    response_timeout_s=1.0, boot_timeout_s=1.0, settle_s=0.05, status_interval_s=0.05, status_timeout_s=1.0
 )
 FAST_GANTRY = GantryTimings(motion_timeout_s=5.0, homing_timeout_s=5.0, grip_dwell_s=0.01, release_dwell_s=0.01)
 
 
 def fast_config(faults: FaultConfig | None = None, **kwargs: object) -> FakeGrblConfig:
     """A fast-moving fake with the given faults."""
-    options: dict[str, Any] = {"settings": FAST_MOTION, "boot_delay_s": 0.02, "faults": faults or FaultConfig()}
+    options: dict[str, Any] = {"settings": FAST_MOTION, "boot_delay_s": 0.05, "faults": faults or FaultConfig()}
     return FakeGrblConfig(**{**options, **kwargs})
 
 
