@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project runs and tests with, only when some are missing.
 # fairy-stockfish: the default USI engine; gpsshogi: a second real USI engine (gpsusi) for tests;
-# chromium + chromium-driver: the real browser the web page is tested in.
+# chromium + chromium-driver: the real browser the web page is tested in; espeak-ng: spoken announcements.
 set -euo pipefail
 # Debian puts both engines in /usr/games, which is not always on PATH.
 have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/games/$1" ]; }
@@ -10,6 +10,7 @@ have fairy-stockfish || need+=(fairy-stockfish)
 have gpsusi || need+=(gpsshogi)
 have chromium || need+=(chromium)
 have chromedriver || need+=(chromium-driver)
+have espeak-ng || need+=(espeak-ng)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "installing Debian packages: ${need[*]}"
 sudo=""
