@@ -138,6 +138,12 @@ class Config:
         )
 
 
+def engine_header(spec: EngineSpec) -> dict[str, Any]:
+    """The engine as the journal's header records it (JSON-ready)."""
+    limits = {k: v for k, v in vars(spec.limits).items() if v is not None}
+    return {"name": spec.engine, "args": list(spec.args), "options": dict(spec.options), "limits": limits}
+
+
 class _Reader(Section):
     """`hardware.config.Section` with the getters the controller's sections need."""
 

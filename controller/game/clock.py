@@ -335,6 +335,38 @@ def spoken(reading: ClockReading) -> str:
     return text + (f", {reading.periods} periods left" if reading.periods > 1 else "")
 
 
+COUNTDOWN_FROM_S = 5
+"""The last seconds of a period (or of sudden-death time) are called one by one."""
+CALLS_AT_S = (60, 30, 10)
+"""Time left at which a call is made."""
+
+
+def countdown_calls(before: ClockReading, after: ClockReading) -> list[str]:
+    """The calls a time-keeper makes between two readings of the same running side (for speech), in order.
+
+    In main time: `1 minute`, `30 seconds`, `10 seconds` left, then `5`, `4`... `1` when no byoyomi follows.
+    Entering byoyomi: `byoyomi`; a period used up: `next period` (`last period` when one is left). In a
+    byoyomi period: `30 seconds` and `10 seconds` left, then the last five seconds.
+    """
+    if after.untimed or after.flagged or before.side is not after.side:
+        return []
+    if after.main_s > 0 or after.byoyomi_s is None:
+        return _crossed(before.main_s, after.main_s, final=after.byoyomi_s is None)
+    if before.main_s > 0:
+        return ["byoyomi"]
+    if before.periods != after.periods:
+        return ["last period" if after.periods == 1 else "next period"]
+    return _crossed(before.byoyomi_s if before.byoyomi_s is not None else 0.0, after.byoyomi_s, final=True)
+
+
+def _crossed(before_s: float, after_s: float, *, final: bool) -> list[str]:
+    """Calls for the thresholds crossed going from `before_s` to `after_s` seconds left."""
+    calls = ["1 minute" if t == 60 else f"{t} seconds" for t in CALLS_AT_S if after_s <= t < before_s]
+    if final:
+        calls += [str(t) for t in range(COUNTDOWN_FROM_S, 0, -1) if after_s <= t < before_s]
+    return calls
+
+
 def _spoken_duration(seconds: float) -> str:
     total = max(0, math.ceil(seconds - 1e-9))
     hours, rest = divmod(total, 3600)

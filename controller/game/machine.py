@@ -28,6 +28,7 @@ from controller.game.commands import (
     StartJournal,
     StopEngine,
 )
+from controller.game.errors import SettingsError
 from controller.game.events import (
     Abort,
     AmbiguousSeen,
@@ -48,6 +49,7 @@ from controller.game.events import (
     TransferDone,
     TransferFailed,
 )
+from controller.game.journal import ResumedGame
 from controller.game.prompts import answer, apply_takeback, ask_ambiguous, ask_takeback
 from controller.game.settings import GameSettings, MoveSource, OpponentKind
 from controller.game.state import GameState, Phase, PlayedMove
@@ -81,6 +83,18 @@ def resumed(settings: GameSettings, moves: Sequence[PlayedMove], clock: GameCloc
     if moves and moves[-1].source is not MoveSource.HUMAN:
         text += f" (with the {settings.opponent.value}'s move {moves[-1].usi} played)"
     return state, [ExpectPosition(state.sfen()), Announce(text + ".")]
+
+
+def resume_game(game: ResumedGame) -> Step:
+    """`resumed` for a game read back from its journal (`controller.game.journal.resume`).
+
+    Raises:
+        SettingsError: when the journal's game had already ended (there is nothing to resume).
+    """
+    if game.result is not None:
+        raise SettingsError(f"the journal's game is over ({game.result.termination.value}): nothing to resume")
+    moves = [PlayedMove(m.usi, m.seconds, src) for m, src in zip(game.record.moves, game.sources, strict=True)]
+    return resumed(game.settings, moves, game.clock)
 
 
 def step(state: GameState, event: Event, now: float) -> Step:

@@ -6,7 +6,16 @@ import math
 
 import pytest
 
-from controller.game.clock import ClockConfig, ClockKind, GameClock, GoArgs, display, format_hms, spoken
+from controller.game.clock import (
+    ClockConfig,
+    ClockKind,
+    GameClock,
+    GoArgs,
+    countdown_calls,
+    display,
+    format_hms,
+    spoken,
+)
 from controller.game.errors import ClockError
 from controller.rules.types import Color
 
@@ -143,3 +152,27 @@ def test_display_and_spoken_forms() -> None:
     assert spoken(clock.reading(B, 603.2)) == "byoyomi, 27 seconds, 3 periods left"
     assert display(clock.reading(B, 700.0)) == "00:00 flag" and spoken(clock.reading(B, 700.0)) == "time is up"
     assert format_hms(3725) == "1:02:05"
+
+
+def test_countdown_calls_in_main_time_and_byoyomi() -> None:
+    """It should call the thresholds crossed: minutes and seconds left, byoyomi, periods, last seconds."""
+    clock = GameClock.new(ClockConfig(main_s=70, byoyomi_s=30, periods=2)).start(B, 0.0)
+
+    def calls(t0: float, t1: float) -> list[str]:
+        return countdown_calls(clock.reading(B, t0), clock.reading(B, t1))
+
+    assert calls(9.0, 10.5) == ["1 minute"]
+    assert calls(59.0, 61.0) == ["10 seconds"]
+    assert calls(64.0, 66.0) == []
+    assert calls(69.5, 70.5) == ["byoyomi"]
+    assert calls(89.5, 90.5) == ["10 seconds"]
+    assert calls(95.5, 96.5) == ["4"]
+    assert calls(99.5, 100.5) == ["last period"]
+    assert calls(125.5, 126.5) == ["4"]
+    assert calls(129.5, 131.0) == []
+
+
+def test_countdown_calls_sudden_death_counts_the_last_seconds() -> None:
+    """It should count the last five seconds when no byoyomi follows."""
+    clock = GameClock.new(ClockConfig(main_s=20)).start(W, 0.0)
+    assert countdown_calls(clock.reading(W, 14.5), clock.reading(W, 17.5)) == ["5", "4", "3"]

@@ -22,6 +22,7 @@ from controller.game.events import (
 from controller.game.gamelog import GameLog
 from controller.game.journal import resume
 from controller.game.live_records import LiveRecords
+from controller.game.machine import resume_game, step
 from controller.game.state import Phase
 from controller.records.io import read_record
 from controller.rules.types import Color, Termination
@@ -110,3 +111,25 @@ def test_scripted_record_game_with_takeback(tmp_path: Path) -> None:
     assert resumed.record.usi_moves == ["7g7f", "3c3d", "8h2b+", "3a2b"]
     assert [m.seconds for m in resumed.record.moves] == [2.0, 3.0, 3.0, 3.0]
     assert resumed.clock.black.used_s == 2.0 + 2.0 + 3.0, "time spent on a move taken back is not refunded"
+
+
+def test_crash_resume_continues_the_same_game(tmp_path: Path) -> None:
+    """It should resume a journal left mid-game: board check, the side to move's turn, appending to it."""
+    shell = FilesShell(tmp_path / "g")
+    driver = Driver.started(play_settings())
+    shell.carry_out(driver.log)
+    for now, event in [(3.0, BoardMoveSeen(("7g7f",))), (5.0, EngineMoved("3c3d"))]:
+        shell.carry_out(driver.send(event, now))
+    assert shell.log is not None
+    shell.log.journal.close()
+    log, game = GameLog.reopen(tmp_path / "g", LiveRecords(tmp_path / "g"))
+    state, commands = resume_game(game)
+    assert state.phase is Phase.SETUP_CHECK and state.usi_moves == ("7g7f", "3c3d")
+    state, commands = step(state, BoardConfirmed(), 100.0)
+    assert state.phase is Phase.WAIT_HUMAN and not of_type(commands, StartJournal)
+    state, commands = step(state, BoardMoveSeen(("2g2f",)), 104.0)
+    for command in of_type(commands, SaveJournal):
+        log.save(command.entry)
+    log.close()
+    assert resume(tmp_path / "g.journal").record.usi_moves == ["7g7f", "3c3d", "2g2f"]
+    assert [m.seconds for m in resume(tmp_path / "g.journal").record.moves] == [3.0, 2.0, 4.0]
