@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import CameraKind, config_from_text, load_config
+from controller.config import CameraKind, config_from_text, engine_header, load_config
 from controller.game.settings import ImpasseSetting, Mode
 from controller.rules.positions import HANDICAPS, STARTPOS_SFEN
 from controller.rules.types import Color
@@ -117,6 +117,13 @@ def test_engine_section_builds_an_engine_spec(tmp_path: Path) -> None:
     spec = config_from_text(text, tmp_path, STYLES).engine
     assert spec.engine == "gpsusi" and spec.limits.time_ms == 500 and spec.limits.skill_level == 3
     assert spec.options == {"USI_Ponder": False} and spec.timeouts.launch_s == 5.0
+    header = engine_header(spec)
+    assert header == {
+        "name": "gpsusi",
+        "args": [],
+        "options": {"USI_Ponder": False},
+        "limits": {"time_ms": 500, "skill_level": 3},
+    }
 
 
 def test_shipped_styles_are_found() -> None:
