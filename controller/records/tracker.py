@@ -18,6 +18,7 @@ from controller.rules.referee import check_move
 from controller.rules.types import Color
 
 Square = tuple[int, int]
+_SLIDERS = frozenset({"L", "B", "R", "+B", "+R"})
 _USI = re.compile(r"^(?:[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$")
 
 
@@ -120,7 +121,8 @@ class Tracker:
             IllegalRecordMoveError: naming the ply, the move and why it is illegal.
         """
         move = self.board.move_from_usi(usi) if _USI.match(usi) else 0
-        if move == 0 or move not in self.legal():
+        legal = self._legal if self._legal is not None else self.board.legal_moves
+        if move == 0 or move not in legal:
             verdict = check_move(self.board, usi)
             side = "sente" if self.turn is Color.BLACK else "gote"
             raise IllegalRecordMoveError(
@@ -137,11 +139,15 @@ class Tracker:
         if piece in CSHOGI_HAND_ORDER and self.is_legal(drop_usi(piece, dst)):
             found.append(self.facts(drop_usi(piece, dst)))
         wanted = CSHOGI_TYPE_CODES.index(piece) + (16 if self.board.turn else 0)
+        slider = piece in _SLIDERS
         for index, on_square in enumerate(self.board.pieces):
             if on_square != wanted:
                 continue
+            src = _square(index)
+            if not slider and max(abs(src[0] - dst[0]), abs(src[1] - dst[1])) > 2:
+                continue  # a stepping piece (knights included) only reaches squares within two steps
             for promotion in (False, True):
-                usi = board_usi(_square(index), dst, promotion)
+                usi = board_usi(src, dst, promotion)
                 if self.is_legal(usi):
                     found.append(self.facts(usi))
         return found
