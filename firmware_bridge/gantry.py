@@ -27,7 +27,7 @@ from firmware_bridge.errors import (
     NoResponse,
     Position,
 )
-from firmware_bridge.link import Clock, GrblLink, LinkTimings, ResetResult
+from firmware_bridge.link import Clock, GrblLink, LinkState, LinkTimings, ResetResult
 from firmware_bridge.protocol import (
     CYCLE_RESUME,
     FEED_HOLD,
@@ -136,6 +136,9 @@ class GrblGantry:
         self._switch(False)
 
     def _switch(self, on: bool) -> None:
+        if not on and self.link.state in (LinkState.ALARM_LOCKED, LinkState.ALARM_CRITICAL):
+            self._release_in_alarm()
+            return
         dwell = self.timings.grip_dwell_s if on else self.timings.release_dwell_s
         if self._gripper is not None:
             self.wait_idle()
@@ -147,6 +150,13 @@ class GrblGantry:
             self._gripper_on = on
         self._send(gcode.dwell(dwell), self.timings.motion_timeout_s + dwell, poll_status=True)
         self._confirm_idle()
+
+    def _release_in_alarm(self) -> None:
+        """Release while the controller is in alarm: nothing moves and G-code (M9, G4) would get error:9.
+        GRBL's alarm/reset already switched M8 off; a host-driven gripper is switched off here, without a dwell."""
+        if self._gripper is not None:
+            self._gripper(False)
+        self._gripper_on = False
 
     # ----- status and real-time -------------------------------------------------------------------------------
     def status(self) -> StatusReport:

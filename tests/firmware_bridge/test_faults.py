@@ -222,3 +222,40 @@ def test_hold_and_resume_mid_move(serve: Serve, connect: Connect) -> None:
     gantry.resume()
     gantry.wait_idle()
     assert gantry.position() == Position(*PLACE)
+
+
+def test_release_in_alarm_lock_sends_nothing(serve: Serve, connect: Connect, config: Config) -> None:
+    """It should treat release() during an alarm lock as done: GRBL's reset already switched M8 off (and an
+    M9 would only earn error:9)."""
+    server = serve(config(FaultConfig(alarm_after_lines=7, fault_delay_s=0.05)))
+    gantry = connect(server.path)
+    _pick(gantry)
+    gantry.move_to(*PLACE)
+    with pytest.raises(GrblAlarm):
+        gantry.wait_idle()
+    gantry.reset()
+    with server.locked():
+        before = server.device.lines_received
+    gantry.release()
+    with server.locked():
+        assert server.device.lines_received == before
+    assert gantry.snapshot().gripper_on is False
+    gantry.home()
+
+
+def test_host_gripper_released_in_alarm_lock(serve: Serve, connect: Connect, config: Config) -> None:
+    """It should switch a host-driven gripper off during an alarm lock without any G-code (no sync possible)."""
+    driven: list[bool] = []
+    server = serve(config(FaultConfig(alarm_after_lines=7, fault_delay_s=0.05)))
+    gantry = connect(server.path, gripper=driven.append)
+    gantry.home()
+    gantry.move_to(*PICK)
+    gantry.grip()
+    gantry.move_to(*PLACE)
+    with pytest.raises(GrblAlarm) as caught:
+        gantry.wait_idle()
+    assert caught.value.snapshot is not None and caught.value.snapshot.gripper_on is True
+    gantry.reset()
+    gantry.release()
+    assert driven == [True, False]
+    assert gantry.snapshot().gripper_on is False
