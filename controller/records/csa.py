@@ -50,8 +50,11 @@ def parse_csa(text: str) -> GameRecord:
             if line.startswith("'*"):
                 _comment(state, raw.lstrip()[2:])
             continue
-        for statement in line.split(","):
+        statements, _, comment = line.partition(",'")
+        for statement in statements.split(","):
             _statement(state, statement.strip(), raw, number)
+        if comment.startswith("*"):
+            _comment(state, comment[1:])  # `+7776FU,'* 30 -3334FU`: a comment on the move just read
     if state.record is None:
         raise RecordSyntaxError("the record ends before its start position and side to move ('+' or '-')", line=number)
     _flush(state)

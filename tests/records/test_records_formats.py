@@ -95,6 +95,8 @@ P9+KY+KE+GI+KI+OU+KI+GI+KE+KY
 +2726FU,T12
 -3334FU,T6
 '* a comment on 3334FU
++2625FU,T2
+-8384FU,T1,'** 30 +7776FU
 ' a remark that is not a move comment
 +7776FU
 T3
@@ -106,9 +108,10 @@ def test_csa_v22_with_grid_commas_times_and_comments() -> None:
     """It should read a V2.2 record: P1..P9 grid, comma-joined statements, T times, '* comments, %TORYO."""
     record = parse_record(CSA_V22, "csa")
     assert record.start_sfen == STARTPOS_SFEN
-    assert record.usi_moves == ["2g2f", "3c3d", "7g7f"]
-    assert [m.seconds for m in record.moves] == [12, 6, 3]
+    assert record.usi_moves == ["2g2f", "3c3d", "2f2e", "8c8d", "7g7f"]
+    assert [m.seconds for m in record.moves] == [12, 6, 2, 1, 3]
     assert record.moves[1].comment == " a comment on 3334FU"
+    assert record.moves[3].comment == "* 30 +7776FU"
     assert record.headers == {
         HeaderKey.BLACK: "sente name",
         HeaderKey.WHITE: "gote name",
