@@ -281,9 +281,12 @@ def _prompt_answered(state: GameState, event: PromptAnswered, now: float) -> Ste
     if state.phase is not Phase.PROMPT or state.prompt is None:
         return state, []
     outcome = answer(state, event.answer, now)
-    if outcome.moves is not None:
-        return _human_moves(outcome.state, outcome.moves, now)
-    return outcome.state, outcome.commands
+    if outcome.moves is None:
+        return outcome.state, outcome.commands
+    state, commands = _human_moves(outcome.state, outcome.moves, now)
+    if not any(isinstance(c, ExpectPosition) for c in commands):
+        commands.append(ExpectPosition(state.sfen()))
+    return state, commands
 
 
 def _button(state: GameState, event: ButtonPressed, now: float) -> Step:

@@ -7,7 +7,7 @@ never stored: it is replayed from the start position and the moves when needed, 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cshogi
 
@@ -89,9 +89,9 @@ class GameState:
 
     Attributes:
         settings: the game's settings.
+        clock: both sides' time.
         phase: the current state.
         moves: the committed moves.
-        clock: both sides' time.
         fresh: play has not started yet in this game (the journal is created when it does).
         pending: the opponent's move being executed or awaited on the board.
         retried: the pending transfer has been retried once already.
@@ -104,9 +104,9 @@ class GameState:
     """
 
     settings: GameSettings
+    clock: GameClock
     phase: Phase = Phase.SETUP_CHECK
     moves: tuple[PlayedMove, ...] = ()
-    clock: GameClock = field(default_factory=lambda: GameClock.new(GameSettings().clock))
     fresh: bool = True
     pending: str | None = None
     retried: bool = False

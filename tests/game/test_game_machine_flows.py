@@ -3,28 +3,36 @@ mismatch on the way, its journal written through GameLog and resumed; and a reco
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from game_machine_helpers import Driver, of_type, play_settings, record_settings
 
 from controller.game.commands import AskEngine, Command, ExecuteMove, SaveJournal, StartJournal
 from controller.game.entries import JournalHeader
 from controller.game.events import (
+    Abort,
     AmbiguousSeen,
     BoardConfirmed,
     BoardMoveSeen,
+    Declare,
     EngineMoved,
+    Event,
     MismatchSeen,
     PromptAnswered,
+    Resign,
     TakebackSeen,
+    Tick,
     TransferDone,
 )
 from controller.game.gamelog import GameLog
 from controller.game.journal import resume
 from controller.game.live_records import LiveRecords
 from controller.game.machine import resume_game, step
+from controller.game.settings import ImpasseSetting
 from controller.game.state import Phase
-from controller.records.io import read_record
+from controller.records.io import format_record, read_record
 from controller.rules.types import Color, Termination
 
 REPO = Path(__file__).resolve().parents[2]
@@ -133,3 +141,34 @@ def test_crash_resume_continues_the_same_game(tmp_path: Path) -> None:
     log.close()
     assert resume(tmp_path / "g.journal").record.usi_moves == ["7g7f", "3c3d", "2g2f"]
     assert [m.seconds for m in resume(tmp_path / "g.journal").record.moves] == [3.0, 2.0, 4.0]
+
+
+def _ended(settings_kwargs: dict[str, object], script: list[tuple[float, Event]], record: bool = False) -> Driver:
+    settings = record_settings(**settings_kwargs) if record else play_settings(**settings_kwargs)
+    driver = Driver.started(settings)
+    driver.run(script)
+    assert driver.state.phase is Phase.GAME_OVER
+    return driver
+
+
+CAMP = "RBBRGG3/GG2K4/SS7/9/9/9/9/9/8k b 2P 1"
+ENDINGS: list[tuple[str, Callable[[], Driver]]] = [
+    ("resign", lambda: _ended({}, [(1.0, Resign(Color.BLACK))])),
+    ("engine resigns", lambda: _ended({}, [(1.0, BoardMoveSeen(("7g7f",))), (2.0, EngineMoved("resign"))])),
+    ("timeout", lambda: _ended({}, [(400.0, Tick())])),
+    ("engine timeout", lambda: _ended({}, [(1.0, BoardMoveSeen(("7g7f",))), (400.0, Tick())])),
+    ("illegal", lambda: _ended({}, [(1.0, BoardMoveSeen(("7g7f",))), (2.0, EngineMoved("5a5c"))])),
+    ("impasse win", lambda: _ended({"start_sfen": CAMP}, [(1.0, Declare(Color.BLACK))], record=True)),
+    ("impasse lose", lambda: _ended({}, [(1.0, Declare(Color.BLACK))], record=True)),
+    ("impasse count", lambda: _ended({"impasse": ImpasseSetting.COUNT_27}, [(1.0, Declare(Color.BLACK))], True)),
+    ("abort", lambda: _ended({}, [(1.0, Abort("power"))])),
+]
+
+
+@pytest.mark.parametrize("ending", [e[1] for e in ENDINGS], ids=[e[0] for e in ENDINGS])
+def test_every_game_end_can_be_written_as_kifu_and_csa(ending: Callable[[], Driver]) -> None:
+    """It should end games only in ways the record formats can write."""
+    driver = ending()
+    record = driver.state.record()
+    assert record.result is not None
+    assert format_record(record, "kifu") and format_record(record, "csa")
