@@ -37,39 +37,63 @@ def random_arm(rng: np.random.Generator) -> Arm:
     return Arm(tip, float(rng.uniform(0, 360)), float(rng.uniform(40, 160)), float(rng.uniform(75, 100)))
 
 
-def _outline(arm: Arm, s0: float, s1: float, widths: tuple[float, float]) -> np.ndarray:
-    """3D outline (Nx3 mm) of the band between distances s0 and s1 from the fingertips."""
+def _frame(arm: Arm) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fingertip point, unit direction towards the shoulder, and unit normal across the hand (board mm)."""
     a = math.radians(arm.from_deg)
     d = np.array([math.sin(a), math.cos(a)])
-    n = np.array([-d[1], d[0]])
-    s = np.linspace(s0, s1, 24)
+    return np.array(arm.tip_mm, dtype=float), d, np.array([-d[1], d[0]])
+
+
+def _band(arm: Arm, s0: float, s1: float, widths: tuple[float, float]) -> np.ndarray:
+    """3D outline (Nx3 mm) of the tapered band between distances s0 and s1 from the fingertips, rising 0.3 mm
+    per mm towards the shoulder."""
+    tip, d, n = _frame(arm)
+    s = np.linspace(s0, s1, 16)
     w = np.interp(s, [s0, s1], widths)
-    if s0 == 0.0:
-        w = w * np.sqrt(np.clip(s / 35.0, 0.05, 1.0))
-    axis = np.array(arm.tip_mm)[None, :] + s[:, None] * d[None, :]
+    axis = tip[None, :] + s[:, None] * d[None, :]
     z = -(arm.height_mm + 0.3 * s)
     left = np.column_stack([axis + n * (w[:, None] / 2), z])
     right = np.column_stack([axis - n * (w[:, None] / 2), z])
     return np.concatenate([left, right[::-1]])
 
 
+def _capsule(arm: Arm, a: tuple[float, float], b: tuple[float, float], radius: float) -> np.ndarray:
+    """3D outline of a finger: a capsule between hand coordinates a and b (mm along the arm from the fingertips,
+    mm across), the tip end dipping towards the board."""
+    tip, d, n = _frame(arm)
+    pa, pb = tip + a[0] * d + a[1] * n, tip + b[0] * d + b[1] * n
+    axis = (pb - pa) / max(float(np.linalg.norm(pb - pa)), 1e-6)
+    side = np.array([-axis[1], axis[0]])
+    turn = np.linspace(-math.pi / 2, math.pi / 2, 7)
+    cap_b = pb + radius * (np.cos(turn)[:, None] * axis + np.sin(turn)[:, None] * side)
+    cap_a = pa - radius * (np.cos(turn)[:, None] * axis + np.sin(turn)[:, None] * side)
+    ring = np.concatenate([cap_b, cap_a])
+    along = (ring - tip) @ d
+    z = -(arm.height_mm + 0.3 * along - 12.0 * np.clip(1 - along / 60.0, 0, 1))
+    return np.column_stack([ring, z])
+
+
+def _hand_outlines(arm: Arm) -> list[tuple[np.ndarray, str]]:
+    """Palm, four fingers and a thumb (skin), then the sleeved forearm (cloth)."""
+    w = arm.width_mm
+    parts = [(_band(arm, 55.0, WRIST_MM, (w, w * 0.8)), "skin")]
+    for offset, length in ((-0.36, 28.0), (-0.12, 8.0), (0.12, 0.0), (0.36, 14.0)):
+        parts.append((_capsule(arm, (75.0, offset * w), (length + w * 0.1, offset * w * 1.1), w * 0.11), "skin"))
+    parts.append((_capsule(arm, (120.0, 0.5 * w), (62.0, 0.72 * w), w * 0.12), "skin"))
+    parts.append((_band(arm, WRIST_MM - 20, ARM_LENGTH_MM, (w * 0.95, w * 1.5)), "cloth"))
+    return parts
+
+
 def arm_parts(arm: Arm, camera: Camera) -> list[tuple[np.ndarray, str]]:
-    """The arm's 3D outlines and their material: the hand (skin) then the sleeved forearm, kept well below and
-    in front of the camera (a real arm would not reach past the lens)."""
+    """The arm's 3D outlines and their material, kept well below and in front of the camera (a real arm would
+    not reach past the lens)."""
     parts = []
-    for s0, s1, widths, material in (
-        (0.0, WRIST_MM, (arm.width_mm * 0.85, arm.width_mm), "skin"),
-        (WRIST_MM - 20, ARM_LENGTH_MM, (arm.width_mm * 0.95, arm.width_mm * 1.5), "cloth"),
-    ):
-        outline = _outline(arm, s0, s1, widths)
-        outline[:, 2] = np.maximum(outline[:, 2], 0.6 * camera.centre[2])
-        depth = (outline - camera.centre) @ camera.rotation[2]
-        if depth.min() < 0.2 * abs(camera.centre[2]):
-            keep = depth >= 0.2 * abs(camera.centre[2])
-            if keep.sum() < 6:
-                continue
-            outline = outline[keep]
-        parts.append((outline, material))
+    for shape, material in _hand_outlines(arm):
+        shape[:, 2] = np.maximum(shape[:, 2], 0.6 * camera.centre[2])
+        depth = (shape - camera.centre) @ camera.rotation[2]
+        keep = depth >= 0.2 * abs(camera.centre[2])
+        if keep.sum() >= 6:
+            parts.append((shape[keep], material))
     return parts
 
 
@@ -85,25 +109,28 @@ def draw_arm_shadow(shadow: np.ndarray, plane: Plane, camera: Camera, arm: Arm, 
 def draw_arm(image: np.ndarray, camera: Camera, arm: Arm, rng: np.random.Generator) -> np.ndarray:
     """Paint the arm over the picture in place; returns its coverage mask (uint8, 255 = covered)."""
     h, w = image.shape[:2]
-    skin = np.array(SKINS_BGR[int(rng.integers(len(SKINS_BGR)))], np.float32) * rng.uniform(0.9, 1.1, 3)
-    cloth = np.array(CLOTHS_BGR[int(rng.integers(len(CLOTHS_BGR)))], np.float32) * rng.uniform(0.85, 1.15, 3)
-    colour = np.zeros((h, w, 3), np.float32)
+    skin = np.array(SKINS_BGR[int(rng.integers(len(SKINS_BGR)))]) * rng.uniform(0.9, 1.1, 3)
+    cloth = np.array(CLOTHS_BGR[int(rng.integers(len(CLOTHS_BGR)))]) * rng.uniform(0.85, 1.15, 3)
+    colour = np.zeros((h, w, 3), np.uint8)
     mask = np.zeros((h, w), np.uint8)
     for outline, material in reversed(arm_parts(arm, camera)):
-        px = camera.project(outline)
-        pts = np.round(px * (1 << SHIFT)).clip(-(2**26), 2**26).astype(np.int32)
-        part = np.zeros((h, w), np.uint8)
-        cv2.fillPoly(part, [pts], 255, cv2.LINE_AA, SHIFT)
-        colour[part > 0] = skin if material == "skin" else cloth
-        np.maximum(mask, part, out=mask)
-    if not mask.any():
+        pts = [np.round(camera.project(outline) * (1 << SHIFT)).clip(-(2**26), 2**26).astype(np.int32)]
+        fill = skin if material == "skin" else cloth
+        cv2.fillPoly(colour, pts, tuple(float(c) for c in fill), cv2.LINE_AA, SHIFT)
+        cv2.polylines(colour, pts, True, tuple(float(c) * 0.7 for c in fill), 2, cv2.LINE_AA, SHIFT)
+        cv2.fillPoly(mask, pts, 255, cv2.LINE_AA, SHIFT)
+    ys, xs = np.nonzero(mask[::4, ::4])
+    if len(xs) == 0:
         return mask
+    y0, y1 = max(0, ys.min() * 4 - 4), min(h, ys.max() * 4 + 8)
+    x0, x1 = max(0, xs.min() * 4 - 4), min(w, xs.max() * 4 + 8)
+    box = (slice(y0, y1), slice(x0, x1))
     sigma = max(2.0, 0.02 * max(h, w))
-    soft = cv2.GaussianBlur(mask, (0, 0), sigma).astype(np.float32) / 255.0
+    soft = cv2.GaussianBlur(mask[box], (0, 0), sigma).astype(np.float32) / 255.0
     shade = (0.5 + 0.5 * soft)[..., None]
-    alpha = (mask.astype(np.float32) / 255.0)[..., None]
-    out = image.astype(np.float32) * (1 - alpha) + colour * shade * alpha
-    image[:] = np.clip(out, 0, 255).astype(np.uint8)
+    alpha = (mask[box].astype(np.float32) / 255.0)[..., None]
+    out = image[box].astype(np.float32) * (1 - alpha) + colour[box].astype(np.float32) * shade * alpha
+    image[box] = np.clip(out, 0, 255).astype(np.uint8)
     return mask
 
 

@@ -68,7 +68,7 @@ class BoardLook:
     def random(rng: np.random.Generator) -> BoardLook:
         """A random board: wood, line weights (0.6-1.6 mm), ink, and what the board stands on."""
         board_wood = WoodLook.random(rng)
-        line = float(rng.uniform(0.6, 1.6))
+        line = float(rng.uniform(0.5, 1.5))
         table_kind = str(rng.choice(["cloth", "wood", "tatami", "dark"]))
         table = {"cloth": (200, 200, 205), "wood": (60, 90, 130), "tatami": (120, 175, 180), "dark": (45, 42, 40)}
         tbl = np.array(table[table_kind], dtype=np.float64) * rng.uniform(0.7, 1.15) * rng.uniform(0.95, 1.05, 3)
@@ -78,7 +78,7 @@ class BoardLook:
             line_mm=line,
             frame_mm=line * float(rng.uniform(1.0, 2.2)),
             star_mm=float(rng.uniform(2.0, 4.5)),
-            ink_bgr=tuple(float(v) for v in rng.uniform(8, 40, 3)),  # type: ignore[arg-type]
+            ink_bgr=_ink(board_wood, float(rng.uniform(0.55, 1.0)), rng.uniform(5, 35) + rng.uniform(-3, 3, 3)),
             table_bgr=(float(tbl[0]), float(tbl[1]), float(tbl[2])),
             table_kind=table_kind,
             thickness_mm=float(rng.choice([10.0, 15.0, 20.0, 30.0, 45.0]) * rng.uniform(0.9, 1.1)),
@@ -94,6 +94,12 @@ def board_box(stands: bool) -> tuple[float, float, float, float]:
         x0, y0 = min(x0, every[:, 0].min()), min(y0, every[:, 1].min())
         x1, y1 = max(x1, every[:, 0].max()), max(y1, every[:, 1].max())
     return (float(x0) - 2, float(y0) - 2, float(x1) + 2, float(y1) + 2)
+
+
+def _ink(wood: WoodLook, opacity: float, ink: np.ndarray) -> tuple[float, float, float]:
+    """Colour of the grid ink: dark ink seen through at `opacity` over the board's wood (thin lines look grey)."""
+    mix = np.array(wood.base_bgr) * (1 - opacity) + ink * opacity
+    return (float(mix[0]), float(mix[1]), float(mix[2]))
 
 
 def plan_plane(
@@ -148,20 +154,18 @@ def draw_surface(
     regions = [(board_corners_mm(), look.board_wood, True)]
     if stands:
         regions += [(_grow(STAND_REGIONS_MM[s], STAND_RIM_MM), look.stand_wood, False) for s in ("b", "w")]
-    for corners, wood, vertical in regions:
+    for corners, wood, vertical in regions:  # axis-aligned rectangles on the plane
         px = plane.to_px(corners)
-        u0, v0 = np.floor(px.min(axis=0)).astype(int).clip(0, (plane.width, plane.height))
-        u1, v1 = np.ceil(px.max(axis=0)).astype(int).clip(0, (plane.width, plane.height))
+        u0, v0 = np.round(px.min(axis=0)).astype(int).clip(0, (plane.width, plane.height))
+        u1, v1 = np.round(px.max(axis=0)).astype(int).clip(0, (plane.width, plane.height))
         if u1 - u0 < 2 or v1 - v0 < 2:
             continue
         texture = _texture_patch(rng, wood, (v1 - v0, u1 - u0), plane.scale, vertical)
-        rim = np.zeros((v1 - v0, u1 - u0), np.uint8)
         local = [np.round((px - (u0, v0)) * (1 << SHIFT)).astype(np.int32)]
-        cv2.fillPoly(rim, local, 255, cv2.LINE_8, SHIFT)
         bevel = tuple(float(c) * 0.8 for c in wood.base_bgr)
         cv2.polylines(texture, local, True, bevel, max(1, round(1.5 * plane.scale)), cv2.LINE_AA, SHIFT)
-        cv2.copyTo(texture, rim, canvas[v0:v1, u0:u1])
-        mask[v0:v1, u0:u1] |= rim
+        canvas[v0:v1, u0:u1] = texture
+        mask[v0:v1, u0:u1] = 255
     return canvas, mask
 
 

@@ -26,15 +26,28 @@ def lighting(image: np.ndarray, rng: np.random.Generator, strength: float) -> np
     spot = rng.uniform(-0.4, 0.4, 2)
     field += strength * rng.uniform(0.0, 0.2) * np.exp(-((xs - spot[0]) ** 2 + (ys - spot[1]) ** 2) / 0.05)
     field += strength * 0.04 * smooth_noise(rng, (sh, sw), (3, 3))
+    glare = _glare(rng, xs, ys, strength)
     exposure = 1.0 + strength * rng.uniform(-0.3, 0.15)
     cast = 1.0 + strength * rng.uniform(-0.08, 0.08, 3)
-    small = (field[..., None] * exposure * cast[None, None, :]).astype(np.float32)
+    small = np.clip(field[..., None] * exposure * cast[None, None, :] * 128.0, 0, 255).astype(np.uint8)
     big = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    return _mul(image, big)
+    out: np.ndarray = cv2.multiply(image, big, scale=1.0 / 128.0)  # 8-bit field: 128 means 1.0
+    if glare is not None:
+        out = cv2.add(out, cv2.resize(glare, (w, h), interpolation=cv2.INTER_LINEAR))
+    return out
 
 
-def _mul(image: np.ndarray, field: np.ndarray) -> np.ndarray:
-    return cv2.multiply(image, field, dtype=cv2.CV_8U)
+def _glare(rng: np.random.Generator, xs: np.ndarray, ys: np.ndarray, strength: float) -> np.ndarray | None:
+    """Now and then a soft white reflection of a lamp or window (added light, washes colours out)."""
+    if rng.uniform() > 0.3 * min(1.0, strength):
+        return None
+    at = rng.uniform(-0.4, 0.4, 2)
+    width = rng.uniform(0.02, 0.1)
+    blob = np.exp(-((xs - at[0]) ** 2 + ((ys - at[1]) * rng.uniform(0.5, 2.0)) ** 2) / width)
+    level = strength * rng.uniform(30.0, 110.0)
+    grey = np.clip(blob * level, 0, 255).astype(np.uint8)
+    out: np.ndarray = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+    return out
 
 
 def lens_blur(image: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
@@ -52,18 +65,28 @@ def lens_blur(image: np.ndarray, rng: np.random.Generator, strength: float) -> n
 
 
 def sensor_noise(image: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
-    """Luminance noise (sigma up to ~6 levels) plus coarser colour noise; triangular-distributed from random
-    bytes (close enough to Gaussian, and several times cheaper)."""
-    h, w = image.shape[:2]
+    """Gaussian noise per pixel and channel (sigma up to ~6 levels), drawn as one random byte per value mapped
+    through the Gaussian's inverse distribution (cheap and exact to 1/256 in probability)."""
     sigma = strength * rng.uniform(1.0, 6.0)
-    raw = np.frombuffer(rng.bytes(2 * h * w), np.uint8).reshape(2, h, w)
-    luma = cv2.subtract(raw[0], raw[1], dtype=cv2.CV_16S)
-    ch, cw = h // 2 + 1, w // 2 + 1
-    craw = np.frombuffer(rng.bytes(6 * ch * cw), np.uint8).reshape(2, ch, cw, 3)
-    chroma = cv2.resize(cv2.subtract(craw[0], craw[1], dtype=cv2.CV_16S), (w, h), interpolation=cv2.INTER_NEAREST)
-    k = sigma / 104.0
-    total = cv2.addWeighted(cv2.merge([luma, luma, luma]), k, chroma, 0.5 * k, 0.0, dtype=cv2.CV_16S)
-    return cv2.add(image, total, dtype=cv2.CV_8U)
+    raw = np.frombuffer(rng.bytes(image.size), np.uint8).reshape(image.shape)
+    noise = cv2.LUT(raw, (_GAUSS_QUANTILES * sigma).round().astype(np.int16))
+    out: np.ndarray = cv2.add(image, noise, dtype=cv2.CV_8U)
+    return out
+
+
+def _normal_quantiles() -> np.ndarray:
+    """Standard normal quantiles at (i + 0.5) / 256, i = 0..255 (Acklam-free: bisection on erf)."""
+    p = (np.arange(256) + 0.5) / 256
+    lo, hi = np.full(256, -6.0), np.full(256, 6.0)
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        below = 0.5 * (1 + np.vectorize(math.erf)(mid / math.sqrt(2))) < p
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    out: np.ndarray = (lo + hi) / 2
+    return out
+
+
+_GAUSS_QUANTILES = _normal_quantiles()
 
 
 def jpeg(image: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:

@@ -18,6 +18,23 @@ from vision.render.board import Plane
 from vision.render.geometry import Camera
 
 
+class PieceTone:
+    """A set's wood tone: per-channel factors applied to the artwork (black ink stays black)."""
+
+    TONES: tuple[tuple[float, float, float], ...] = (
+        (1.0, 1.0, 1.0),  # as drawn (often pale yellow)
+        (0.8, 0.88, 0.96),  # honey
+        (0.55, 0.72, 0.9),  # orange-tan, like the reference photo
+        (0.45, 0.58, 0.78),  # dark brown
+    )
+
+    @staticmethod
+    def random(rng: np.random.Generator) -> tuple[float, float, float]:
+        """One tone for a whole set, slightly varied."""
+        base = np.array(PieceTone.TONES[int(rng.integers(len(PieceTone.TONES)))]) * rng.uniform(0.93, 1.0, 3)
+        return (float(base[0]), float(base[1]), float(base[2]))
+
+
 @dataclass(frozen=True)
 class Light:
     """Direction of the main light: shadows fall `shadow_per_mm` mm along (dx, dy) per mm of height."""
@@ -51,6 +68,8 @@ class PieceDraw:
     angle_deg: float
     elevation_mm: float
     thickness_mm: float
+    tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """Per-channel factor on the sprite's colours (the set's wood tone)."""
 
 
 def piece_size_mm(label: str, set_scale: float) -> tuple[float, float]:
@@ -79,6 +98,8 @@ def piece_patch(plane: Plane, camera: Camera, piece: PieceDraw) -> FacePatch:
     face_mm = foot + (centre - foot) * k_face
     base_mm = foot + (centre - foot) * camera.parallax(piece.elevation_mm)
     pixels, origin = _warp_sprite(piece.sprite, plane, face_mm, piece.height_mm * k_face, piece.angle_deg)
+    if piece.tint != (1.0, 1.0, 1.0):
+        pixels[..., :3] *= np.array(piece.tint, dtype=np.float32)
     lift = (face_mm - base_mm) * plane.scale
     return FacePatch(
         pixels,
@@ -98,18 +119,23 @@ def draw_piece_shadow(shadow: np.ndarray, plane: Plane, piece: PieceDraw, patch:
 
 
 def draw_piece_face(canvas: np.ndarray, mask: np.ndarray, piece: PieceDraw, patch: FacePatch) -> None:
-    """Draw the piece's sides (its silhouette swept from base to face, darker) and then its face; mark both
-    on the canvas coverage mask."""
-    alpha = patch.pixels[..., 3]
+    """Draw the piece's sides (its silhouette swept from base to face, darker) under its face, in one blend;
+    mark it on the canvas coverage mask."""
+    pixels = patch.pixels
     lx, ly = patch.lift_px
     reach = math.ceil(max(abs(lx), abs(ly)))
+    ox, oy = patch.origin
     if reach > 0:
         kernel = np.zeros((2 * reach + 1, 2 * reach + 1), np.uint8)
         cv2.line(kernel, (reach, reach), (reach - round(lx), reach - round(ly)), 1, 1)
-        sides = cv2.dilate(np.pad(alpha, reach), kernel)
-        colour = np.array(piece.sprite.side_bgr, dtype=np.float32) * 0.6
-        _stamp_colour(canvas, mask, sides, (patch.origin[0] - reach, patch.origin[1] - reach), colour)
-    _blend(canvas, mask, patch.pixels, *patch.origin)
+        face = cv2.copyMakeBorder(pixels, reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0)
+        sides = cv2.dilate(face[..., 3], kernel) * (1.0 - face[..., 3])
+        colour = np.array([*piece.sprite.side_bgr, 255.0], dtype=np.float32) * np.float32(0.6)
+        colour[:3] *= np.array(piece.tint, dtype=np.float32)
+        colour[3] = 1.0
+        pixels = face + sides[..., None] * colour
+        ox, oy = ox - reach, oy - reach
+    _blend(canvas, mask, pixels, ox, oy)
 
 
 def _warp_sprite(sprite: Sprite, plane: Plane, centre_mm: np.ndarray, height_mm: float, angle_deg: float
@@ -146,21 +172,8 @@ def _blend(canvas: np.ndarray, mask: np.ndarray, patch: np.ndarray, x: int, y: i
     cy, cx, py, px = cut
     p = patch[py, px]
     roi = canvas[cy, cx].astype(np.float32)
-    canvas[cy, cx] = (roi * (1 - p[..., 3:4]) + p[..., :3] + 0.5).astype(np.uint8)
+    canvas[cy, cx] = np.minimum(roi * (1 - p[..., 3:4]) + p[..., :3] + 0.5, 255.0).astype(np.uint8)
     mask[cy, cx] |= (p[..., 3] > 0.5).astype(np.uint8) * 255
-
-
-def _stamp_colour(
-    canvas: np.ndarray, mask: np.ndarray, alpha: np.ndarray, at: tuple[int, int], colour: np.ndarray
-) -> None:
-    cut = _clip(canvas.shape, alpha.shape[0], alpha.shape[1], *at)
-    if cut is None:
-        return
-    cy, cx, py, px = cut
-    a = alpha[py, px][..., None]
-    roi = canvas[cy, cx].astype(np.float32)
-    canvas[cy, cx] = (roi * (1 - a) + colour * a + 0.5).astype(np.uint8)
-    mask[cy, cx] |= (a[..., 0] > 0.5).astype(np.uint8) * 255
 
 
 def _stamp_max(layer: np.ndarray, alpha: np.ndarray, x: float, y: float) -> None:

@@ -29,7 +29,15 @@ from vision.render.geometry import (
     apply_homography,
     square_centre_mm,
 )
-from vision.render.pieces import Light, PieceDraw, draw_piece_face, draw_piece_shadow, piece_patch, piece_size_mm
+from vision.render.pieces import (
+    Light,
+    PieceDraw,
+    PieceTone,
+    draw_piece_face,
+    draw_piece_shadow,
+    piece_patch,
+    piece_size_mm,
+)
 from vision.render.scene import Arm, Scene, scene_from_sfen
 from vision.render.stands import stand_layout
 from vision.render.table import draw_background
@@ -151,13 +159,16 @@ def _piece_draws(
     """Every piece to draw (board, stands, air), farthest from the camera first, lifted ones last."""
     set_scale = float(rng.uniform(0.78, 1.0))
     gyoku_side = bool(rng.integers(2))
+    tint = PieceTone.random(rng)
     out: list[tuple[float, PieceDraw]] = []
     foot = np.array(camera.foot())
 
     def add(label: str, centre: tuple[float, float], angle: float, lifted: float) -> None:
         height, thick = piece_size_mm(label, set_scale)
         code = sprite_code(label, king_gyoku=label.isupper() == gyoku_side)
-        draw = PieceDraw(sprites[code], centre, height * (1.06 if lifted else 1.0), angle, lifted, thick)
+        jitter = rng.uniform(0.96, 1.0)
+        tone = (tint[0] * jitter, tint[1] * jitter, tint[2] * jitter)
+        draw = PieceDraw(sprites[code], centre, height * (1.06 if lifted else 1.0), angle, lifted, thick, tone)
         key = 1e9 if lifted else -float(np.hypot(*(np.array(centre) - foot)))
         out.append((key, draw))
 
@@ -214,9 +225,9 @@ def _warp_onto(image: np.ndarray, canvas: np.ndarray, cover: np.ndarray, plane: 
     """Paste the canvas, seen through the camera, over the picture where it covers something."""
     size = (image.shape[1], image.shape[0])
     h = camera.homography() @ np.linalg.inv(plane.mm_to_px())
-    seen = cv2.warpPerspective(canvas, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-    where = cv2.warpPerspective(cover, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-    cv2.copyTo(seen, (where > 127).astype(np.uint8), image)
+    bgra = cv2.merge([canvas, cover])  # one 4-channel warp is cheaper than a 3- and a 1-channel one
+    seen = cv2.warpPerspective(bgra, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    cv2.copyTo(seen[..., :3], (seen[..., 3] > 127).view(np.uint8), image)
 
 
 def _effects(image: np.ndarray, options: RenderOptions, rand: _Randoms) -> np.ndarray:

@@ -12,7 +12,8 @@ import cv2
 import numpy as np
 
 WOODS_BGR: tuple[tuple[float, float, float], ...] = (
-    (178.0, 208.0, 226.0),  # pale beech, like the reference photo
+    (150.0, 160.0, 172.0),  # grey-beige beech, like the reference photo
+    (178.0, 208.0, 226.0),  # pale beech
     (140.0, 190.0, 222.0),  # kaya / hiba, yellow
     (110.0, 170.0, 214.0),  # shin-kaya, warm yellow
     (92.0, 146.0, 196.0),  # honey
@@ -34,7 +35,7 @@ class WoodLook:
     @staticmethod
     def random(rng: np.random.Generator, dark: bool | None = None) -> WoodLook:
         """A random wood; `dark` chooses among the darker (True) or paler (False) woods."""
-        choices = range(len(WOODS_BGR)) if dark is None else (range(3, 5) if dark else range(3))
+        choices = range(len(WOODS_BGR)) if dark is None else (range(4, 6) if dark else range(4))
         base = np.array(WOODS_BGR[int(rng.choice(list(choices)))]) * rng.uniform(0.92, 1.06, 3)
         return WoodLook(
             base_bgr=(float(base[0]), float(base[1]), float(min(base[2], 250.0))),
@@ -47,9 +48,10 @@ class WoodLook:
 
 
 def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: tuple[int, int]) -> np.ndarray:
-    """Smooth random field in -1..1 roughly: a small random grid resized up with cubic interpolation."""
+    """Smooth random field in about -1..1: a small random grid resized up (bilinear, then softened)."""
     grid = rng.uniform(-1.0, 1.0, (cells[0] + 3, cells[1] + 3)).astype(np.float32)
-    big = cv2.resize(grid, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+    mid = cv2.resize(grid, (max(4, shape[1] // 8), max(4, shape[0] // 8)), interpolation=cv2.INTER_CUBIC)
+    big: np.ndarray = cv2.resize(mid, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
     return big
 
 
@@ -62,13 +64,14 @@ def wood_texture(
         return np.ascontiguousarray(wood_texture(rng, look, (w, h), px_per_mm, True).transpose(1, 0, 2))
     across = np.arange(w, dtype=np.float32) / px_per_mm
     along_cells = max(2, int(h / px_per_mm / 120))
-    warp = smooth_noise(rng, (h, w), (along_cells, max(2, int(w / px_per_mm / 90)))) * look.warp_mm
-    phase = (across[None, :] + warp) * (2 * np.pi / look.ring_period_mm) + look.phase
+    warp = smooth_noise(rng, (h, w), (along_cells, max(2, int(w / px_per_mm / 90))))
+    phase = (across[None, :] + warp * look.warp_mm) * np.float32(2 * np.pi / look.ring_period_mm) + look.phase
     rings = np.sin(phase)
-    rings = np.sign(rings) * np.abs(rings) ** 0.5
+    rings = np.copysign(np.sqrt(np.abs(rings)), rings)
     fibres_row = rng.normal(0.0, 1.0, (max(2, h // 40), w)).astype(np.float32)
     fibres = cv2.resize(fibres_row, (w, h), interpolation=cv2.INTER_LINEAR)
     blotch = smooth_noise(rng, (h, w), (3, 3))
     shade = 1.0 + look.ring_contrast * rings + look.fibre_contrast * fibres + 0.04 * blotch
-    base = np.array(look.base_bgr, dtype=np.float32)
-    return shade[..., None] * base[None, None, :]
+    colour = np.array(look.base_bgr, dtype=np.float32).reshape(3, 1)
+    out: np.ndarray = cv2.transform(shade.astype(np.float32)[..., None], colour)
+    return out
