@@ -21,7 +21,7 @@ from pathlib import Path
 
 from controller.records.csa import format_csa, parse_csa
 from controller.records.encoding import decode, encode
-from controller.records.errors import UnknownFormatError
+from controller.records.errors import RecordSyntaxError, UnknownFormatError
 from controller.records.jkf import format_jkf, parse_jkf
 from controller.records.ki2 import format_ki2, parse_ki2
 from controller.records.kif import format_kif, parse_kif
@@ -64,6 +64,8 @@ def format_of(path: str | Path) -> RecordFormat:
 def parse_record(text: str, fmt: RecordFormat | str) -> GameRecord:
     """Parse decoded record text of format `fmt` (a `RecordFormat` or its extension, e.g. `"kif"`)."""
     fmt = RecordFormat(fmt)
+    if not text.removeprefix("\ufeff").strip():
+        raise RecordSyntaxError("the record is empty", line=1)
     if fmt in (RecordFormat.KIF, RecordFormat.KIFU):
         return parse_kif(text)
     if fmt in (RecordFormat.KI2, RecordFormat.KI2U):

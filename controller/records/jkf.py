@@ -33,7 +33,7 @@ def parse_jkf(text: str) -> GameRecord:
         data = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
         raise RecordSyntaxError(f"not valid JSON: {exc.msg}", line=exc.lineno) from exc
-    if not isinstance(data, dict) or not isinstance(data.get("moves", []), list):
+    if not isinstance(data, dict) or not isinstance(data.get("moves"), list):
         raise RecordSyntaxError("expected a JSON object with 'header', 'initial' and a 'moves' list")
     headers: dict[str, str] = {}
     for key, value in _object(data.get("header", {}), "header").items():

@@ -246,3 +246,17 @@ def test_unexpected_text_after_the_end() -> None:
     with pytest.raises(RecordSyntaxError, match="after the terminal word") as info:
         parse_record(_kif_with("   5 投了\n   6 ４五角打"), "kif")
     assert info.value.line == 10
+
+
+@pytest.mark.parametrize("fmt", ["kif", "ki2", "csa", "jkf", "usi"])
+def test_an_empty_record_is_an_error(fmt: str) -> None:
+    """It should refuse an empty (or blank, or BOM-only) text rather than return an empty game."""
+    with pytest.raises(RecordSyntaxError, match="empty") as info:
+        parse_record("\ufeff\r\n  \n", fmt)
+    assert info.value.line == 1
+
+
+def test_jkf_without_moves_is_an_error() -> None:
+    """It should refuse a JSON object that has no `moves` list."""
+    with pytest.raises(RecordSyntaxError, match="'moves' list"):
+        parse_record('{"header": {}}', "jkf")
