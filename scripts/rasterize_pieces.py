@@ -1,4 +1,4 @@
-"""Build the renderer's piece sprites: `vision/assets/pieces/<style>/<0|1><CSA>.png` (BGRA, cropped, 128 px tall).
+"""Build the renderer's piece sprites: `vision/assets/pieces/<style>/<0|1><CSA>.png` (BGRA, cropped, 96 px).
 
 Run at asset-build time only (needs the `train` extra: cairosvg and Pillow; cairosvg needs Debian's libcairo2;
 the font styles need Debian's fonts-ipafont-mincho, fonts-ipafont-gothic, fonts-ipaexfont-mincho, fonts-noto-cjk):
@@ -8,10 +8,10 @@ the font styles need Debian's fonts-ipafont-mincho, fonts-ipafont-gothic, fonts-
 Two sources:
 - the ten SVG styles from `--src` (lishogi's piece collection; see ATTRIBUTION.md, written beside the PNGs).
   `0XX` points up (sente), `1XX` down (gote). Each file is rasterised, cropped to its opaque box and scaled to
-  96 px on the long side. A gote file that is
-  just the sente one turned by 180 degrees is not written (the renderer turns the sente sprite). engraved_cz's 0KE and 0NK render broken with cairosvg (the body gradient comes out
-  black and white), so those two are made from 1KE / 1NK turned by 180 degrees. simple_kanji has no piece
-  outline (bare glyphs), so its glyphs are laid on a drawn wooden pentagon.
+  96 px on the long side. A gote file that is just the sente one turned by 180 degrees is not written (the
+  renderer turns the sente sprite). engraved_cz's 0KE and 0NK render broken with cairosvg (the body gradient
+  comes out black and white), so those two are made from 1KE / 1NK turned by 180 degrees. simple_kanji has no
+  piece outline (bare glyphs), so its glyphs are laid on a drawn wooden pentagon.
 - font styles (`font_*`): kanji drawn from a Japanese font on a drawn wooden pentagon, promoted faces in red.
 
 The runtime renderer loads only the PNGs with OpenCV; it needs neither fonts nor cairo.
