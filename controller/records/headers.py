@@ -112,26 +112,33 @@ def csa_header(key: str, value: str, headers: dict[str, str]) -> None:
 
 def csa_header_lines(headers: dict[str, str]) -> tuple[list[str], list[str]]:
     """CSA `$KEY:value` lines, and comment lines for headers CSA has no key for."""
-    lines, comments = [], []
+    lines, comments = _csa_time_lines(headers)
     for key, value in headers.items():
-        if key in (H.HANDICAP, H.BLACK, H.WHITE, H.BYOYOMI):
+        if key in (H.HANDICAP, H.BLACK, H.WHITE, H.BYOYOMI, H.TIME_CONTROL):
             continue
-        if key == H.TIME_CONTROL:
-            match = _CANONICAL_TIME.match(value)
-            if match is None:
-                comments.append(f"'{KIF_KEY_OF[key]}：{value}")
-                continue
-            byoyomi = headers.get(H.BYOYOMI, "0")
-            lines.append(f"$TIME:{match.group(1)}+{byoyomi}+{match.group(2) or '0'}")
-        elif key in CSA_KEY_OF:
+        if key in CSA_KEY_OF:
             lines.append(f"{CSA_KEY_OF[key]}:{value}")
         elif key.startswith("$"):
             lines.append(f"{key}:{value}")
         else:
             comments.append(f"'{KIF_KEY_OF.get(key, key)}：{value}")
-    if H.BYOYOMI in headers and H.TIME_CONTROL not in headers:
-        lines.append(f"$TIME:0+{headers[H.BYOYOMI]}+0")
     return lines, comments
+
+
+def _csa_time_lines(headers: dict[str, str]) -> tuple[list[str], list[str]]:
+    """`$TIME:main+byoyomi+increment` when the values are canonical; comment lines for free-text values."""
+    main, byoyomi = headers.get(H.TIME_CONTROL), headers.get(H.BYOYOMI)
+    comments = []
+    match = _CANONICAL_TIME.match(main) if main is not None else None
+    if main is not None and match is None:
+        comments.append(f"'{KIF_KEY_OF[H.TIME_CONTROL]}：{main}")
+    if byoyomi is not None and (not _is_number(byoyomi) or (main is not None and match is None)):
+        comments.append(f"'{KIF_KEY_OF[H.BYOYOMI]}：{byoyomi}")
+        byoyomi = None
+    if match is None and byoyomi is None:
+        return [], comments
+    main_seconds, increment = (match.group(1), match.group(2) or "0") if match else ("0", "0")
+    return [f"$TIME:{main_seconds}+{byoyomi or '0'}+{increment}"], comments
 
 
 def _csa_v3_time(value: str) -> tuple[str, str, str] | None:

@@ -230,3 +230,25 @@ def test_parse_record_accepts_format_names() -> None:
     assert parse_record("startpos moves 7g7f", "usi").usi_moves == ["7g7f"]
     with pytest.raises(ValueError, match="'pgn'"):
         parse_record("1. e4", "pgn")
+
+
+def test_csa_output_reads_the_same_in_cshogi() -> None:
+    """It should write CSA that an independent reader (cshogi's C++ parser) reads as the same game."""
+    import cshogi
+    import cshogi.CSA
+
+    moves = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "5a4b", "4e3d", "2b3c", "3d2c", "3c2b", "2c1b+"]
+    record = GameRecord(STARTPOS_SFEN, moves=[RecordedMove(m, float(i)) for i, m in enumerate(moves)])
+    record.result = GameResult(Termination.RESIGN, Color.BLACK)
+    parsed = cshogi.CSA.Parser.parse_str(format_record(record, "csa"))[0]
+    assert [cshogi.move_to_usi(m) for m in parsed.moves] == moves
+    assert list(parsed.times) == list(range(len(moves)))
+    assert parsed.endgame == "%TORYO"
+
+
+def test_csa_writes_free_text_time_control_as_remarks_not_invented_numbers() -> None:
+    """It should not turn a free-text time control (`10分切れ負け`) into a `$TIME` figure it cannot know."""
+    record = GameRecord(STARTPOS_SFEN, headers={HeaderKey.TIME_CONTROL: "10分切れ負け", HeaderKey.BYOYOMI: "10"})
+    lines = format_record(record, "csa").splitlines()
+    assert not any(line.startswith("$TIME") for line in lines)
+    assert "'持ち時間：10分切れ負け" in lines and "'秒読み：10" in lines
