@@ -10,6 +10,7 @@ any other piece whose real position differs from the belief counts as unknown.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import time
 from collections.abc import Sequence
@@ -72,9 +73,7 @@ class EpisodeResult:
     message: str
 
 
-def make_episodes(
-    positions: Sequence[tuple[str, str]], count: int, seed: int, caps: Capabilities
-) -> list[Episode]:
+def make_episodes(positions: Sequence[tuple[str, str]], count: int, seed: int, caps: Capabilities) -> list[Episode]:
     """`count` episodes cycling through the fault kinds, on moves drawn from `positions` (sfen, usi)."""
     rng = random.Random(seed)
     episodes = []
@@ -124,13 +123,13 @@ class _Rig:
         """A gantry on the live device, or on a fresh one after the last one was unplugged."""
         from firmware_bridge.link import LinkTimings
 
-        if not self.servers[-1].running():
-            self.world.power_lost()
+        if not self.servers[-1].running() or not os.path.exists(self.servers[-1].path):
+            self.world.power_lost()  # the device was unplugged: plug in a fresh one
             self._start_server(None)
         timings = LinkTimings(
-            response_timeout_s=0.5, boot_timeout_s=1.0, settle_s=0.03, status_interval_s=0.05, status_timeout_s=0.5
+            response_timeout_s=0.8, boot_timeout_s=2.0, settle_s=0.03, status_interval_s=0.05, status_timeout_s=0.8
         )
-        gantry = compose.open_gantry(self.servers[-1].path, self.settings, link_timings=timings, motion_timeout_s=3.0)
+        gantry = compose.open_gantry(self.servers[-1].path, self.settings, link_timings=timings, motion_timeout_s=2.0)
         self.gantries.append(gantry)
         return gantry
 
@@ -182,6 +181,8 @@ def _judge(
     correct = outcome.completed and believed == dict(planned.items()) and not unexplained and not world.loose
     named_stop = stop is not None and named is not None and not unexplained
     message = stop.describe() if stop is not None else "completed"
+    if outcome.recovery_error is not None:
+        message += f" [recovery failed: {outcome.recovery_error}]"
     return EpisodeResult(
         episode,
         detected=bool(outcome.faults),

@@ -23,8 +23,10 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.cli.bench_cmd",
     "controller.cli.demo_cmd",
     "controller.cli.sim_cmd",
+    "controller.cli.gantry_cmd",
     "controller.cli.vision_cmd",
     "controller.cli.serve_cmd",
+    "controller.cli.analyse_cmd",
 )
 """Modules that add subcommands, in the order `--help` lists them."""
 

@@ -194,9 +194,7 @@ class Executor:
             assert self._rotator is not None
             self._rotator.half_turn()
 
-    def _on_fault(
-        self, index: int, transfer: Transfer, phase: Phase, piece: Piece, exc: BaseException
-    ) -> Interruption:
+    def _on_fault(self, index: int, transfer: Transfer, phase: Phase, piece: Piece, exc: BaseException) -> Interruption:
         snapshot = getattr(exc, "snapshot", None)
         gripper_on: bool | None = getattr(snapshot, "gripper_on", None)
         head = _position(snapshot)
@@ -260,13 +258,14 @@ def _position(snapshot: Any) -> tuple[float, float, float] | None:
 
 
 def _settled_position(snapshot: Any, tolerance: float) -> tuple[float, float, float] | None:
-    """The head position only when it is certain: confirmed at Idle, and no motion queued since."""
-    confirmed = getattr(snapshot, "confirmed_position", None)
+    """The head position only when it is certain: reported at the last queued target (GRBL never moves past
+    its last target, so the head stands there), with machine coordinates still trusted."""
+    reported = getattr(snapshot, "last_reported_position", None) or getattr(snapshot, "confirmed_position", None)
     target = getattr(snapshot, "target", None)
-    if confirmed is None or not getattr(snapshot, "position_trusted", False):
+    if reported is None or target is None or not getattr(snapshot, "position_trusted", False):
         return None
-    point = (float(confirmed.x_mm), float(confirmed.y_mm), float(confirmed.z_mm))
-    if target is not None and math.dist(point, (target.x_mm, target.y_mm, target.z_mm)) > tolerance:
+    point = (float(reported.x_mm), float(reported.y_mm), float(reported.z_mm))
+    if math.dist(point, (target.x_mm, target.y_mm, target.z_mm)) > tolerance:
         return None
     return point
 

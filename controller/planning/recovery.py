@@ -35,6 +35,8 @@ class RecoveryOutcome:
     report: ExecutionReport
     faults: tuple[Interruption, ...]
     recoveries: int
+    recovery_error: str | None = None
+    """Why bringing the machine back failed, when it did (the run stopped on `report.interruption`)."""
 
     @property
     def completed(self) -> bool:
@@ -62,7 +64,11 @@ def run_with_recovery(
     while report.interruption is not None and recoveries < max_recoveries:
         stop = report.interruption
         faults.append(stop)
-        resumed = _resume(executor, stop, restart, fault_types)
+        try:
+            resumed = _resume(executor, stop, restart)
+        except fault_types as exc:
+            error = f"{type(exc).__name__}: {exc}"
+            return RecoveryOutcome(report, tuple(faults), recoveries, recovery_error=error)
         if isinstance(resumed, Interruption):
             faults.append(resumed)
             return RecoveryOutcome(ExecutionReport(report.completed, resumed), tuple(faults), recoveries)
@@ -75,9 +81,7 @@ def run_with_recovery(
     return RecoveryOutcome(report, tuple(faults), recoveries)
 
 
-def _resume(
-    executor: Executor, stop: Interruption, restart: Restart, fault_types: tuple[type[BaseException], ...]
-) -> int | Interruption | None:
+def _resume(executor: Executor, stop: Interruption, restart: Restart) -> int | Interruption | None:
     """Where to resume from after bringing the machine back; None to stop; a new interruption if that failed."""
     if stop.fate is PieceFate.IN_GRIPPER and stop.head_xyz is not None:
         follow_up = executor.finish_held(stop)
@@ -86,8 +90,5 @@ def _resume(
         return follow_up if follow_up is not None else stop.index + 1
     if not stop.piece_known:
         return None
-    try:
-        executor.gantry = restart(stop)
-    except fault_types:
-        return None
+    executor.gantry = restart(stop)
     return stop.index if stop.fate is PieceFate.AT_SOURCE else stop.index + 1
