@@ -29,8 +29,8 @@ _MOVE = re.compile(
     rf"([▲☗△☖▽])(同\s*|[1-9１-９][一二三四五六七八九1-9１-９])({PIECE_KANJI_PATTERN})"
     r"([左右直]?)([上引寄]?)(打?)(不成|成|生)?"
 )
-_LATERAL = "左右直"
-_DIRECTION = "上引寄"
+_STRAIGHT_PIECES = frozenset({"G", "S", "+P", "+L", "+N", "+S"})
+"""Pieces for which 直 (straight forward) is written; dragons and horses use 左/右 instead."""
 
 
 def is_ki2_move_line(text: str) -> bool:
@@ -164,7 +164,8 @@ def relative_modifiers(facts: MoveFacts, tracker: Tracker) -> str:
         return ""
     forward = _forward(facts)
     direction = "上" if forward > 0 else "引" if forward < 0 else "寄"
-    options = [direction, "直", "右", "左"] + [lateral + direction for lateral in ("直", "右", "左")]
+    laterals = ("直", "右", "左") if facts.piece in _STRAIGHT_PIECES else ("右", "左")
+    options = [direction, *laterals] + [lateral + direction for lateral in laterals]
     for option in options:
         chosen = select(rivals, option)
         if len(chosen) == 1 and chosen[0].usi == facts.usi:

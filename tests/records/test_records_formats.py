@@ -252,3 +252,13 @@ def test_csa_writes_free_text_time_control_as_remarks_not_invented_numbers() -> 
     lines = format_record(record, "csa").splitlines()
     assert not any(line.startswith("$TIME") for line in lines)
     assert "'持ち時間：10分切れ負け" in lines and "'秒読み：10" in lines
+
+
+def test_ki2_dragons_use_left_right_not_straight() -> None:
+    """It should write 右/左 (never 直) to tell two dragons apart, and read it back."""
+    sfen = "k8/9/9/5+R3/4+R4/9/9/9/8K b - 1"
+    assert _ki2_moves(sfen, "5e5c") == "▲５三龍左"
+    assert _ki2_moves(sfen, "4d5c") == "▲５三龍右"
+    for usi in ("5e5c", "4d5c"):
+        record = parse_record(format_record(GameRecord(sfen, moves=[RecordedMove(usi)]), "ki2"), "ki2")
+        assert record.usi_moves == [usi]
