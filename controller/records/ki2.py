@@ -164,8 +164,8 @@ def relative_modifiers(facts: MoveFacts, tracker: Tracker) -> str:
         return ""
     forward = _forward(facts)
     direction = "上" if forward > 0 else "引" if forward < 0 else "寄"
-    laterals = ("直", "右", "左") if facts.piece in _STRAIGHT_PIECES else ("右", "左")
-    options = [direction, *laterals] + [lateral + direction for lateral in laterals]
+    laterals: list[str] = ["直", "右", "左"] if facts.piece in _STRAIGHT_PIECES else ["右", "左"]
+    options: list[str] = [direction, *laterals, *(lateral + direction for lateral in laterals)]
     for option in options:
         chosen = select(rivals, option)
         if len(chosen) == 1 and chosen[0].usi == facts.usi:
