@@ -44,7 +44,7 @@ class FirmwareBridgeError(Exception):
     def __init__(self, message: str, line: str | None = None) -> None:
         super().__init__(message)
         self.line = line
-        """The G-code line in flight when the fault happened (None if none)."""
+        """The line in flight when the fault happened; None if none (e.g. a reset noticed before writing)."""
         self.snapshot: HeadSnapshot | None = None
 
     def __str__(self) -> str:

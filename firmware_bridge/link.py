@@ -125,6 +125,7 @@ class GrblLink:
         self.banner: Banner | None = None
         self.last_status: StatusReport | None = None
         self.garbage_count = 0
+        self.stray_responses = 0
         self._pending_fault: FirmwareBridgeError | None = None
         self._write_lock = threading.Lock()
 
@@ -175,7 +176,8 @@ class GrblLink:
     def send(self, line: str, timeout_s: float | None = None, poll_status: bool = False) -> Reply:
         """Send one line and wait for its `ok`; `poll_status` sends `?` periodically meanwhile (motion waits)."""
         gcode.checked(line)
-        self._raise_pending(line)
+        self._drain_available()
+        self._raise_pending(None)
         if self.state is LinkState.ALARM_CRITICAL:
             raise GrblAlarm(self.alarm_code or 0, line)
         if self.state is LinkState.UNSYNCED:
@@ -222,6 +224,7 @@ class GrblLink:
     def _fault_for(self, item: Item, line: str) -> GrblAlarm | None:
         """A push that ends the wait at once (critical alarm, reset) raises; a plain alarm waits for the ok."""
         if isinstance(item, Banner):
+            self._discard_until_quiet()
             self._pending_fault = None
             raise ControllerReset(item.text, line)
         if isinstance(item, AlarmMessage):
@@ -274,6 +277,29 @@ class GrblLink:
         self.state = LinkState.CLOSED
 
     # ----- internals ------------------------------------------------------------------------------------------
+    def _drain_available(self) -> None:
+        """Route what has already arrived (a banner or alarm must be seen before the next line goes out);
+        a response with no line in flight is stray (e.g. the answer of a line sent across a reset): dropped."""
+        while (raw := self._transport.read_line(0.0)) is not None:
+            self._route_raw(raw)
+
+    def _discard_until_quiet(self) -> None:
+        """After a reset seen mid-line: the rebooted controller may still answer that line; drop it."""
+        deadline = self._clock.now() + self.timings.settle_s
+        while self._clock.now() < deadline:
+            raw = self._transport.read_line(min(_READ_SLICE_S, max(deadline - self._clock.now(), 0.0)))
+            if raw is not None:
+                self._route_raw(raw)
+
+    def _route_raw(self, raw: bytes) -> None:
+        if not raw.strip(b"\r\n"):
+            return
+        item = parse_line(raw)
+        if isinstance(item, Ok | ErrorReply):
+            self.stray_responses += 1
+            _log.warning("stray response with no line in flight: %r", raw)
+        self._account(item)
+
     def _raise_pending(self, line: str | None) -> None:
         fault, self._pending_fault = self._pending_fault, None
         if fault is not None:

@@ -9,6 +9,7 @@ sign that the port vanished (USB unplugged, pty closed) into `ConnectionLost`. D
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Protocol
 
 import serial
@@ -16,6 +17,8 @@ import serial
 from firmware_bridge.errors import ConnectionLost
 
 DEFAULT_BAUD = 115200
+READ_SLICE_S = 0.01
+"""The port's fixed read timeout: how long one blocking read waits for a first byte."""
 
 
 class Transport(Protocol):
@@ -43,7 +46,9 @@ class SerialTransport:
 
     def __init__(self, url: str, baudrate: int = DEFAULT_BAUD, max_line_bytes: int = 1024) -> None:
         try:
-            self._port = serial.serial_for_url(url, baudrate=baudrate, timeout=0.05, xonxoff=False, rtscts=False)
+            self._port = serial.serial_for_url(
+                url, baudrate=baudrate, timeout=READ_SLICE_S, xonxoff=False, rtscts=False
+            )
         except (serial.SerialException, OSError) as exc:
             raise ConnectionLost(f"cannot open {url}: {exc}") from exc
         self.url = url
@@ -61,21 +66,23 @@ class SerialTransport:
             raise ConnectionLost(f"write to {self.url} failed: {exc}") from exc
 
     def read_line(self, timeout_s: float) -> bytes | None:
-        """Return one complete line, or None at the timeout; an overlong run without `\\n` is cut as a line."""
+        """Return one complete line, or None at the timeout; an overlong run without `\\n` is cut as a line.
+
+        The port keeps one short read timeout (`READ_SLICE_S`): changing pyserial's timeout reconfigures the
+        port (tcsetattr) every time, which some USB-serial drivers handle badly.
+        """
         self._check_open()
-        line = self._take_line()
-        if line is not None:
-            return line
-        try:
-            self._port.timeout = max(timeout_s, 0.0)
-            chunk = self._port.read(1)
-            if chunk:
-                self._port.timeout = 0
-                chunk += self._port.read(max(self._port.in_waiting, 0))
-        except (serial.SerialException, OSError, TypeError) as exc:
-            raise ConnectionLost(f"read from {self.url} failed: {exc}") from exc
-        self._pending += chunk
-        return self._take_line()
+        deadline = time.monotonic() + max(timeout_s, 0.0)
+        while (line := self._take_line()) is None:
+            try:
+                waiting = self._port.in_waiting
+                if not waiting and time.monotonic() >= deadline:
+                    return None
+                chunk = self._port.read(waiting if waiting else 1)
+            except (serial.SerialException, OSError, TypeError) as exc:
+                raise ConnectionLost(f"read from {self.url} failed: {exc}") from exc
+            self._pending += chunk
+        return line
 
     def _take_line(self) -> bytes | None:
         index = self._pending.find(b"\n")

@@ -181,8 +181,9 @@ def test_slow_ok_within_timeout_is_fine(serve: Serve, connect: Connect, config: 
 def test_slow_ok_beyond_timeout_is_no_response(serve: Serve, connect: Connect, config: Config) -> None:
     """It should raise NoResponse when the latency exceeds the response timeout."""
     gantry = connect(serve(config(FaultConfig(ok_latency_s=1.5))).path)
-    with pytest.raises(NoResponse):
-        gantry.home()
+    with pytest.raises(NoResponse) as caught:
+        gantry.unlock()
+    assert caught.value.line == "$X" and caught.value.timeout_s == 1.0
 
 
 def test_no_banner_at_all(serve: Serve, connect: Connect, config: Config) -> None:
@@ -259,3 +260,31 @@ def test_host_gripper_released_in_alarm_lock(serve: Serve, connect: Connect, con
     gantry.release()
     assert driven == [True, False]
     assert gantry.snapshot().gripper_on is False
+
+
+def test_alarm_while_idle_is_raised_by_the_next_call(serve: Serve, connect: Connect, config: Config) -> None:
+    """It should raise an ALARM that arrived while nothing was in flight from the next poll or command."""
+    server = serve(config(FaultConfig(alarm_after_lines=4, fault_delay_s=0.4)))
+    gantry = connect(server.path)
+    gantry.home()
+    gantry.move_to(20.0, 20.0)
+    gantry.wait_idle()
+    with pytest.raises(GrblAlarm) as caught:
+        gantry.link.poll(1.0)
+    assert caught.value.code == 1
+    with pytest.raises(GrblAlarm):
+        gantry.move_to(30.0, 30.0)
+
+
+def test_reset_while_idle_is_raised_by_the_next_command(serve: Serve, connect: Connect, config: Config) -> None:
+    """It should raise ControllerReset for a banner that arrived between commands, then need homing."""
+    server = serve(config(FaultConfig(reset_after_lines=5, fault_delay_s=0.2)))
+    gantry = connect(server.path)
+    gantry.home()
+    gantry.move_to(20.0, 20.0)
+    gantry.wait_idle()
+    time.sleep(0.5)
+    with pytest.raises(ControllerReset):
+        gantry.move_to(30.0, 30.0)
+    assert not gantry.snapshot().position_trusted
+    gantry.home()
