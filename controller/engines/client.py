@@ -230,6 +230,7 @@ class UsiEngine:
             EngineUnsupported: ponder, or a limit, that this engine cannot take.
         """
         board = position.board()
+        self._check_usable()
         if ponder and not self.supports_ponder:
             raise EngineUnsupported(f"engine {self.name} does not offer USI_Ponder; `go ponder` not sent")
         adapted = self.quirks.adapt(limits)
@@ -248,6 +249,7 @@ class UsiEngine:
     async def go_mate(self, position: EnginePosition, time_ms: int | None = None) -> MateSearch:
         """Start `go mate <time_ms>` (`go mate infinite` when None); await `.wait()` on the result."""
         board = position.board()
+        self._check_usable()
         await self._finish_search()
         await self.send(position.command())
         await self.send(f"go mate {'infinite' if time_ms is None else time_ms}")
@@ -262,6 +264,13 @@ class UsiEngine:
             self._search = None
             if self.state is EngineState.SEARCHING:
                 self.state = EngineState.IDLE
+
+    def _check_usable(self) -> None:
+        if self.state is EngineState.BROKEN:
+            raise EngineError(
+                f"engine {self.name} is in an unknown state (after a timeout, a protocol error or "
+                "go mate on an engine that needs it): restart it"
+            )
 
     async def _finish_search(self) -> None:
         search = self._search

@@ -5,7 +5,9 @@ Owns: recognising an engine from its `id name`, the option-name aliases (fairy-s
 Verified by hand against Debian's engines:
 - gpsusi (gpsshogi r3033) aborts (SIGABRT, "unknown option in go ...") on `go ponder`, `go movetime`, `go nodes`,
   `go depth` and `binc`/`winc`; answers `go infinite` with an immediate `bestmove` (or `resign`); reports a mate
-  as a huge `score cp` (1148897 for a mate in one, 856743 for a won ending) rather than `score mate`.
+  as a huge `score cp` (1148897 for a mate in one, 856743 for a won ending) rather than `score mate`; and after
+  answering `go mate` with `checkmate`, it never answers the next `go` (not even after `isready`), so it is
+  restarted after every mate search.
 - fairy-stockfish 11.1 answers `go mate` with `bestmove` (it reads the number as a mate distance in moves and
   searches until stopped), not with `checkmate`.
 """
@@ -45,6 +47,7 @@ class EngineQuirks:
         go_ponder: `go ponder` is safe to send (also requires a `USI_Ponder`/`Ponder` option).
         mate_answers_bestmove: `go mate` is answered by `bestmove` (and needs `stop`), not `checkmate`.
         mate_cp_threshold: a `score cp` this large is a mate (None: the engine uses `score mate`).
+        restart_after_mate: the engine is unusable after `go mate` and must be restarted.
     """
 
     family: str = "generic"
@@ -54,6 +57,7 @@ class EngineQuirks:
     go_ponder: bool = True
     mate_answers_bestmove: bool = False
     mate_cp_threshold: int | None = None
+    restart_after_mate: bool = False
 
     def adapt(self, limits: GoLimits) -> GoLimits:
         """`limits` rewritten into a form this engine accepts.
@@ -83,6 +87,7 @@ GPSSHOGI = EngineQuirks(
     go_infinite=False,
     go_ponder=False,
     mate_cp_threshold=GPS_MATE_CP,
+    restart_after_mate=True,
 )
 
 

@@ -259,6 +259,9 @@ class MateSearch(RunningSearch):
         self.done = True
         self.result = result
         self.engine.search_finished(self)
+        if self.engine.quirks.restart_after_mate:
+            _log.info("%s cannot search after go mate; it needs a restart", self.engine.name)
+            self.engine.state = EngineState.BROKEN
         return result
 
     def _from_bestmove(self, line: str) -> MateResult:

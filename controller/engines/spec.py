@@ -134,11 +134,11 @@ def resolve_engine_path(engine: str, path_env: str | None = None, games_dir: Pat
     if os.sep in engine or engine.startswith("."):
         path = Path(engine).expanduser()
         if path.is_file() and os.access(path, os.X_OK):
-            return path.resolve()
+            return path.absolute()
         raise EngineNotFound(f"engine {engine!r} is not an executable file")
     found = shutil.which(engine, path=path_env if path_env is not None else os.environ.get("PATH", os.defpath))
     if found is not None:
-        return Path(found).resolve()
+        return Path(found).absolute()
     candidate = games_dir / engine
     if candidate.is_file() and os.access(candidate, os.X_OK):
         return candidate

@@ -20,6 +20,7 @@ from controller.engines.position import EnginePosition
 from controller.engines.protocol import GoLimits, MateResult
 from controller.engines.search import SearchResult
 from controller.engines.spec import EngineSpec
+from controller.engines.state import EngineState
 
 _log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -119,6 +120,9 @@ class SupervisedEngine:
         started = loop.time()
         attempt = 0
         while True:
+            if not self.engine.alive or self.engine.state is EngineState.BROKEN:
+                _log.info("engine %s is %s; restarting before the request", self.engine.name, self.engine.state.value)
+                await self.restart()
             try:
                 return await request(self.engine, loop.time() - started)
             except RETRYABLE as exc:

@@ -36,6 +36,10 @@ class SyncEngine:
         self._thread.start()
         self._closed = False
 
+    def run(self, coro: Coroutine[Any, Any, _T]) -> _T:
+        """Run any coroutine (for example one using `self.engine` directly) on the engine's loop; block for it."""
+        return self._run(coro)
+
     def _run(self, coro: Coroutine[Any, Any, _T]) -> _T:
         if self._closed:
             coro.close()

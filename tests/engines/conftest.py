@@ -7,13 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from engine_fakes import FAKE, FAST
 
-from controller.engines import EngineSpec, Timeouts
-
-FAKE = Path(__file__).parent / "fakes" / "fake_engine.py"
-
-FAST = Timeouts(launch_s=3.0, ready_s=1.0, bestmove_margin_s=0.5, unbounded_search_s=2.0, stop_s=0.5, quit_grace_s=0.3)
-"""Short timeouts so that hangs are detected quickly in tests."""
+from controller.engines import EngineSpec
 
 
 @pytest.fixture
@@ -21,7 +17,15 @@ def fake_argv(tmp_path: Path) -> Callable[..., list[str]]:
     """argv of the fake engine in a mode; it logs every command it receives to tmp_path/commands.log."""
 
     def make(mode: str = "normal") -> list[str]:
-        return [sys.executable, str(FAKE), mode, "--log", str(tmp_path / "commands.log"), "--state", str(tmp_path / "state")]
+        return [
+            sys.executable,
+            str(FAKE),
+            mode,
+            "--log",
+            str(tmp_path / "commands.log"),
+            "--state",
+            str(tmp_path / "state"),
+        ]
 
     return make
 

@@ -64,13 +64,56 @@ def answer_go(mode: str, board: cshogi.Board, command: str) -> None:
         os._exit(3)
     if mode == "hang-go":
         return
-    replies = {"illegal": "bestmove 5e5d", "malformed": "bestmove xyz", "resign": "bestmove resign", "win": "bestmove win"}
+    replies = {
+        "illegal": "bestmove 5e5d",
+        "malformed": "bestmove xyz",
+        "resign": "bestmove resign",
+        "win": "bestmove win",
+    }
     say(replies.get(mode, "bestmove " + first_legal(board)))
 
 
 def first_legal(board: cshogi.Board) -> str:
     moves = sorted(cshogi.move_to_usi(m) for m in board.legal_moves)
     return moves[0] if moves else "resign"
+
+
+class FakeEngine:
+    """The fake's state: mode, current position, and whether a ponder/infinite search is waiting."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.board = cshogi.Board()
+        self.waiting = False
+
+    def handle(self, command: str) -> bool:
+        """Answer one command; False means quit."""
+        if self.mode == "garbage":
+            say("random noise from the engine")
+        word = command.split(maxsplit=1)[0] if command else ""
+        if word == "usi":
+            say("id name FakeEngine 1.0")
+            say("id author tests")
+            for option in OPTIONS:
+                say(option)
+            if self.mode != "hang-usi":
+                say("usiok")
+        elif word == "isready" and self.mode != "hang-ready":
+            say("readyok")
+        elif word == "position":
+            self.board = board_for(command)
+        elif word == "go":
+            self.waiting = "ponder" in command.split() or "infinite" in command.split()
+            if not self.waiting:
+                answer_go(self.mode, self.board, command)
+        elif word in ("stop", "ponderhit") and self.waiting and self.mode != "hang-go":
+            self.waiting = False
+            say("bestmove " + first_legal(self.board))
+        elif word == "quit":
+            if self.mode == "slow-quit":
+                time.sleep(60)
+            return False
+        return True
 
 
 def main() -> None:
@@ -82,42 +125,15 @@ def main() -> None:
     mode = args.mode
     if mode == "die-once":
         state = Path(args.state)
-        if state.exists():
-            mode = "normal"
-        else:
-            state.write_text("died once\n")
+        mode = "normal" if state.exists() else mode
+        state.write_text("died once\n")
+    engine = FakeEngine(mode)
     log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115
-    board = cshogi.Board()
-    waiting = False
     for raw in sys.stdin:
-        command = raw.strip()
         if log is not None:
-            log.write(f"{os.getpid()} {command}\n")
+            log.write(f"{os.getpid()} {raw.strip()}\n")
             log.flush()
-        if mode == "garbage":
-            say("random noise from the engine")
-        word = command.split()[0] if command else ""
-        if word == "usi":
-            say("id name FakeEngine 1.0")
-            say("id author tests")
-            for option in OPTIONS:
-                say(option)
-            if mode != "hang-usi":
-                say("usiok")
-        elif word == "isready" and mode != "hang-ready":
-            say("readyok")
-        elif word == "position":
-            board = board_for(command)
-        elif word == "go":
-            waiting = "ponder" in command.split() or "infinite" in command.split()
-            if not waiting:
-                answer_go(mode, board, command)
-        elif word in ("stop", "ponderhit") and waiting and mode != "hang-go":
-            waiting = False
-            say("bestmove " + first_legal(board))
-        elif word == "quit":
-            if mode == "slow-quit":
-                time.sleep(60)
+        if not engine.handle(raw.strip()):
             break
 
 
