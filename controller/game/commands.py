@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from controller.game.clock import GoArgs
 from controller.game.entries import JournalEvent
 from controller.game.settings import GameSettings
-from controller.rules.positions import STARTPOS_SFEN
+from controller.rules.game import replay
+from controller.rules.positions import STARTPOS_SFEN, board_from_sfen
 from controller.rules.types import Color, GameResult
 
 
@@ -100,9 +101,30 @@ class EndGame:
 
 @dataclass(frozen=True)
 class ExpectPosition:
-    """The board should now show (or come to show) `sfen`; the reconciler compares against it."""
+    """The board should show the game after `moves`: the reconciler's game must be exactly this one.
 
-    sfen: str
+    Shell: `Reconciler.set_position(start_sfen, moves)` (sent at setup, on resume, after a takeback, after an
+    answered prompt, and whenever the game refused a move the reconciler had committed).
+    """
+
+    start_sfen: str
+    moves: tuple[str, ...] = ()
+
+    @property
+    def sfen(self) -> str:
+        """The position the board should show."""
+        text: str = replay(board_from_sfen(self.start_sfen), self.moves).sfen()
+        return text
+
+
+@dataclass(frozen=True)
+class ExpectMove:
+    """The board should come to show the opponent's move `usi` (played by the gantry or by the human).
+
+    Shell: `Reconciler.expect(usi)`; the move then arrives as `BoardMoveSeen((usi, ...))`.
+    """
+
+    usi: str
 
 
 @dataclass(frozen=True)
@@ -122,5 +144,6 @@ Command = (
     | SaveJournal
     | EndGame
     | ExpectPosition
+    | ExpectMove
     | ReadBoard
 )

@@ -1,9 +1,12 @@
 """The events the game's state machine reacts to (frozen dataclasses), from the board, the opponent, the gantry,
 the buttons and the web page.
 
-Owns: the vocabulary of what can happen to a game. The reconciler's results arrive as `BoardMoveSeen`,
-`TakebackSeen`, `AmbiguousSeen`, `MismatchSeen` and `BoardConfirmed`; the engine's and the remote player's answers
-as `EngineMoved` and `RemoteMoved`; the executor's as `TransferDone` and `TransferFailed`.
+Owns: the vocabulary of what can happen to a game. The reconciler's results (`controller.reconcile.types`) map
+one to one: `MoveCommitted` -> `BoardMoveSeen`, `Takeback` -> `TakebackSeen` (its `then` moves are not needed:
+once the game has taken back, `ExpectPosition` resets the reconciler, which then commits them itself),
+`Ambiguous` -> `AmbiguousSeen` (candidates without a takeback), `Mismatch` -> `MismatchSeen`, `NoChange` ->
+`BoardConfirmed`; `Waiting` is not an event. The engine's and the remote player's answers arrive as
+`EngineMoved` and `RemoteMoved`; the executor's as `TransferDone` and `TransferFailed`.
 """
 
 from __future__ import annotations
@@ -29,7 +32,11 @@ class Button(enum.StrEnum):
 
 @dataclass(frozen=True)
 class BoardMoveSeen:
-    """The reconciler committed one move, or two (a fast player or a missed frame), in order (USI)."""
+    """The reconciler committed one move, or two (a fast player or a missed frame), in order (USI).
+
+    The reconciler's game already includes them; when the game refuses them it sends `ExpectPosition` back.
+    The opponent's move, expected with `ExpectMove`, arrives this way too: that is its confirmation.
+    """
 
     moves: tuple[str, ...]
 
@@ -57,7 +64,8 @@ class MismatchSeen:
 
 @dataclass(frozen=True)
 class BoardConfirmed:
-    """The board matches the position last given by `ExpectPosition`."""
+    """The board shows the reconciler's current game (its `NoChange`): the position of the last `ExpectPosition`
+    plus the moves committed since. While an opponent's move is expected, this only says it is not made yet."""
 
 
 @dataclass(frozen=True)

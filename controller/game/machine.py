@@ -23,6 +23,7 @@ from controller.game.commands import (
     Announce,
     Command,
     ExecuteMove,
+    ExpectMove,
     ExpectPosition,
     ReadBoard,
     StartJournal,
@@ -55,6 +56,7 @@ from controller.game.settings import GameSettings, MoveSource, OpponentKind
 from controller.game.state import GameState, Phase, PlayedMove
 from controller.game.turns import (
     Step,
+    assist_text,
     commit,
     engine_busy,
     enter_turn,
@@ -73,7 +75,7 @@ IN_PLAY = frozenset(
 def initial(settings: GameSettings) -> Step:
     """A new game waiting for the board to show the start position."""
     state = GameState(settings, clock=GameClock.new(settings.clock))
-    return state, [ExpectPosition(settings.start_sfen), Announce("Set up the starting position.")]
+    return state, [state.expect_position(), Announce("Set up the starting position.")]
 
 
 def resumed(settings: GameSettings, moves: Sequence[PlayedMove], clock: GameClock) -> Step:
@@ -82,7 +84,7 @@ def resumed(settings: GameSettings, moves: Sequence[PlayedMove], clock: GameCloc
     text = f"Resuming after move {len(moves)}: set the board to the last position"
     if moves and moves[-1].source is not MoveSource.HUMAN:
         text += f" (with the {settings.opponent.value}'s move {moves[-1].usi} played)"
-    return state, [ExpectPosition(state.sfen()), Announce(text + ".")]
+    return state, [state.expect_position(), Announce(text + ".")]
 
 
 def resume_game(game: ResumedGame) -> Step:
@@ -115,8 +117,6 @@ def _board_confirmed(state: GameState, _event: BoardConfirmed, now: float) -> St
         return state, [*commands, Announce("Play starts."), *started]
     if state.phase is Phase.MISMATCH:
         return _resume(state, now)
-    if state.phase is Phase.ASSIST_WAIT or (state.phase is Phase.ROBOT_MOVING and state.transfer_done):
-        return enter_turn(state, now)
     return state, []
 
 
@@ -136,12 +136,37 @@ def _board_move(state: GameState, event: BoardMoveSeen, now: float) -> Step:
         return state, []
     if state.phase is Phase.WAIT_HUMAN or (state.phase is Phase.MISMATCH and state.resume is Phase.WAIT_HUMAN):
         return _human_moves(replace(state, phase=Phase.WAIT_HUMAN), moves, now)
-    if state.phase is Phase.ASSIST_WAIT or (state.phase is Phase.ROBOT_MOVING and state.transfer_done):
+    if state.phase in (Phase.ASSIST_WAIT, Phase.ROBOT_MOVING):
         return _opponent_move_seen(state, moves, now)
     if state.phase is Phase.ENGINE_THINKING:
         text = f"It is the {state.settings.opponent.value}'s turn: please take back {moves[0]}."
-        return mismatch(state, [], Phase.ENGINE_THINKING, (text,), state.sfen())
+        return mismatch(state, [], Phase.ENGINE_THINKING, (text,), sync=True)
+    if state.phase is Phase.PROMPT and state.prompt is not None and tuple(moves) in state.prompt.moves:
+        chosen = state.prompt.options[state.prompt.moves.index(tuple(moves))]
+        outcome = answer(state, chosen, now)
+        return _human_moves(outcome.state, moves, now)
+    if state.phase in (Phase.SETUP_CHECK, Phase.RESET):
+        text = f"The board is not at the starting position ({moves[0]} seems played): please set it back."
+        announce = [] if state.messages == (text,) else [Announce(text)]
+        return replace(state, messages=(text,)), [*announce, _reconciler_position(state)]
+    if state.phase in (Phase.MISMATCH, Phase.PROMPT):
+        return state, [_reconciler_position(state)]
     return state, []
+
+
+def _synced(step: Step) -> Step:
+    """`step`, telling the reconciler our game when it decided nothing itself (an ambiguity resolved here)."""
+    state, commands = step
+    if any(isinstance(c, ExpectPosition) for c in commands):
+        return state, commands
+    return state, [*commands, _reconciler_position(state)]
+
+
+def _reconciler_position(state: GameState) -> ExpectPosition:
+    """Where the reconciler's game must be: ours, minus the opponent's move while it is not yet on the board."""
+    if state.pending is not None and state.phase in (Phase.ASSIST_WAIT, Phase.ROBOT_MOVING, Phase.MISMATCH):
+        return state.expect_position(len(state.moves) - 1)
+    return state.expect_position()
 
 
 def _human_moves(state: GameState, moves: Sequence[str], now: float) -> Step:
@@ -152,13 +177,13 @@ def _human_moves(state: GameState, moves: Sequence[str], now: float) -> Step:
         if index > 0:
             if state.settings.is_opponent(state.side_to_move):
                 text = f"One move at a time: {usi} was not expected; please take it back."
-                return mismatch(state, commands, None, (text,), state.sfen())
+                return mismatch(state, commands, None, (text,), sync=True)
             state, started = enter_turn(state, at)
             commands += started
             at = now
         reason = illegal_reason(state, usi)
         if reason is not None:
-            return mismatch(state, commands, Phase.WAIT_HUMAN, (reason,), state.sfen())
+            return mismatch(state, commands, Phase.WAIT_HUMAN, (reason,), sync=True)
         state, more, result = commit(state, usi, MoveSource.HUMAN, at)
         commands += more
         if result is not None:
@@ -168,10 +193,16 @@ def _human_moves(state: GameState, moves: Sequence[str], now: float) -> Step:
 
 
 def _opponent_move_seen(state: GameState, moves: Sequence[str], now: float) -> Step:
-    """The board shows a move while the opponent's move is awaited: it must be that move (then maybe more)."""
+    """The board shows a move while the opponent's move is awaited: it must be that move (then maybe more).
+
+    Seen by the camera, the move is confirmed even before the gantry reports done (a stable frame means the arm
+    is out of the way); the human's clock starts now.
+    """
+    if state.pending is None:
+        return state, []
     if moves[0] != state.pending:
         text = f"{moves[0]} is not the {state.settings.opponent.value}'s move: please play {state.pending} instead."
-        return state, [Announce(text)]
+        return state, [Announce(text), _reconciler_position(state), ExpectMove(state.pending)]
     state, commands = enter_turn(state, now)
     if len(moves) == 1:
         return state, commands
@@ -235,12 +266,11 @@ def _transfer_failed(state: GameState, event: TransferFailed, _now: float) -> St
 
 def _mismatch_seen(state: GameState, event: MismatchSeen, _now: float) -> Step:
     messages = tuple(event.messages) or ("The board does not match the game.",)
-    if state.phase is Phase.WAIT_HUMAN:
-        return mismatch(state, [], Phase.WAIT_HUMAN, messages, state.sfen())
-    if state.phase is Phase.ENGINE_THINKING:
-        return mismatch(state, [], Phase.ENGINE_THINKING, messages, state.sfen())
+    if state.phase in (Phase.WAIT_HUMAN, Phase.ENGINE_THINKING):
+        return mismatch(state, [], state.phase, messages, sync=False)
     if state.phase is Phase.ROBOT_MOVING and state.transfer_done:
-        return mismatch(replace(state, pending=None), [], None, messages, state.sfen())
+        state = replace(state, phase=Phase.ASSIST_WAIT, messages=messages)
+        return state, [Announce(" ".join(messages)), Announce(assist_text(state))]
     if state.phase in (Phase.MISMATCH, Phase.ASSIST_WAIT, Phase.SETUP_CHECK, Phase.RESET):
         if messages == state.messages:
             return state, []
@@ -266,12 +296,12 @@ def _ambiguous_seen(state: GameState, event: AmbiguousSeen, now: float) -> Step:
     if not candidates:
         return state, []
     if len(candidates) == 1:
-        return _board_move(state, BoardMoveSeen(candidates[0]), now)
-    if state.phase is Phase.ASSIST_WAIT or (state.phase is Phase.ROBOT_MOVING and state.transfer_done):
+        return _synced(_board_move(state, BoardMoveSeen(candidates[0]), now))
+    if state.phase in (Phase.ASSIST_WAIT, Phase.ROBOT_MOVING):
         matching = [c for c in candidates if c[0] == state.pending]
         if matching:
-            return _opponent_move_seen(state, min(matching, key=len), now)
-        return state, [Announce(f"Please play {state.pending} for the {state.settings.opponent.value}.")]
+            return _synced(_opponent_move_seen(state, min(matching, key=len), now))
+        return state, [Announce(assist_text(state))] if state.phase is Phase.ASSIST_WAIT else []
     if state.phase is Phase.WAIT_HUMAN or (state.phase is Phase.MISMATCH and state.resume is Phase.WAIT_HUMAN):
         return ask_ambiguous(replace(state, phase=Phase.WAIT_HUMAN), candidates, now)
     return state, []
@@ -283,10 +313,7 @@ def _prompt_answered(state: GameState, event: PromptAnswered, now: float) -> Ste
     outcome = answer(state, event.answer, now)
     if outcome.moves is None:
         return outcome.state, outcome.commands
-    state, commands = _human_moves(outcome.state, outcome.moves, now)
-    if not any(isinstance(c, ExpectPosition) for c in commands):
-        commands.append(ExpectPosition(state.sfen()))
-    return state, commands
+    return _synced(_human_moves(outcome.state, outcome.moves, now))
 
 
 def _button(state: GameState, event: ButtonPressed, now: float) -> Step:
@@ -340,8 +367,7 @@ def _new_game(state: GameState, _event: NewGame, _now: float) -> Step:
     elif engine_busy(state):
         commands.append(StopEngine())
     fresh = GameState(state.settings, phase=Phase.RESET, clock=GameClock.new(state.settings.clock))
-    start = state.settings.start_sfen
-    return fresh, [*commands, ExpectPosition(start), Announce("Set up the pieces for a new game.")]
+    return fresh, [*commands, fresh.expect_position(), Announce("Set up the pieces for a new game.")]
 
 
 def _abort(state: GameState, event: Abort, _now: float) -> Step:

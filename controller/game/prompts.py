@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from controller.game.commands import Announce, Command, ExpectPosition, Prompt, SaveJournal, StopEngine
+from controller.game.commands import Announce, Command, Prompt, SaveJournal, StopEngine
 from controller.game.entries import TakebackEntry
 from controller.game.state import GameState, Phase, PromptContext, PromptKind
 from controller.game.turns import Step, engine_busy, enter_turn, mismatch
@@ -87,7 +87,7 @@ def answer(state: GameState, text: str, now: float) -> Answered:
     if index == 0:
         return Answered(*apply_takeback(state, prompt.plies, now))
     text = "Then please set the board back to the game's position."
-    return Answered(*mismatch(state, [], prompt.back_to, (text,), state.sfen()))
+    return Answered(*mismatch(state, [], prompt.back_to, (text,), sync=False))
 
 
 def apply_takeback(state: GameState, plies: int, now: float) -> Step:
@@ -98,7 +98,7 @@ def apply_takeback(state: GameState, plies: int, now: float) -> Step:
     commands += [
         SaveJournal(TakebackEntry(plies, state.snapshot())),
         Announce(f"Took back {plies} {moves}."),
-        ExpectPosition(state.sfen()),
+        state.expect_position(),
     ]
     state, started = enter_turn(state, now)
     return state, commands + started

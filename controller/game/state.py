@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import cshogi
 
 from controller.game.clock import GameClock
+from controller.game.commands import ExpectPosition
 from controller.game.entries import ClockSnapshot
 from controller.game.settings import GameSettings, MoveSource
 from controller.rules.game import replay
@@ -137,6 +138,11 @@ class GameState:
         """Whose turn it is in the game (the pending opponent move counted as played)."""
         first = Color(self.settings.start_sfen.split()[1])
         return first if len(self.moves) % 2 == 0 else first.opponent
+
+    def expect_position(self, plies: int | None = None) -> ExpectPosition:
+        """The command syncing the reconciler to the game after the first `plies` moves (all when None)."""
+        moves = self.usi_moves if plies is None else self.usi_moves[:plies]
+        return ExpectPosition(self.settings.start_sfen, moves)
 
     def snapshot(self) -> ClockSnapshot:
         """Both sides' time between moves, for the journal."""

@@ -17,7 +17,7 @@ from controller.game.commands import (
     Command,
     EndGame,
     ExecuteMove,
-    ExpectPosition,
+    ExpectMove,
     SaveJournal,
     StartClock,
     StopClock,
@@ -81,24 +81,35 @@ def commit(state: GameState, usi: str, source: MoveSource, at: float) -> Committ
 
 
 def start_opponent_move(state: GameState) -> Step:
-    """The opponent's committed move (`pending`) goes onto the board: by the gantry, or by the human (assist)."""
+    """The opponent's committed move (`pending`) goes onto the board: by the gantry, or by the human (assist).
+
+    Either way the reconciler is told to expect it, and it is confirmed when the board shows it.
+    """
     usi = state.pending
     if usi is None:
         raise ValueError("no pending opponent move")
-    after = state.sfen()
     if state.settings.gantry and not state.retried:
-        commands: list[Command] = [ExpectPosition(after), ExecuteMove(usi, state.sfen(len(state.moves) - 1))]
+        commands: list[Command] = [ExpectMove(usi), ExecuteMove(usi, state.sfen(len(state.moves) - 1))]
         return replace(state, phase=Phase.ROBOT_MOVING, transfer_done=False), commands
-    text = f"Please play {usi} for the {state.settings.opponent.value}."
-    return replace(state, phase=Phase.ASSIST_WAIT), [ExpectPosition(after), Announce(text)]
+    return replace(state, phase=Phase.ASSIST_WAIT), [ExpectMove(usi), Announce(assist_text(state))]
+
+
+def assist_text(state: GameState) -> str:
+    """Asking the human to play the opponent's pending move."""
+    return f"Please play {state.pending} for the {state.settings.opponent.value}."
 
 
 def mismatch(
-    state: GameState, commands: list[Command], resume: Phase | None, messages: tuple[str, ...], expect: str
+    state: GameState, commands: list[Command], resume: Phase | None, messages: tuple[str, ...], *, sync: bool
 ) -> Step:
-    """Enter MISMATCH: say what is wrong and which position the board must show; `resume` is where to go next."""
+    """Enter MISMATCH: say what is wrong (not again while unchanged); `resume` is where to go next.
+
+    `sync`: the reconciler's game differs from ours (it committed a move we refused): set it back to ours.
+    """
+    repeated = state.phase is Phase.MISMATCH and messages == state.messages
     state = replace(state, phase=Phase.MISMATCH, resume=resume, messages=messages, prompt=None)
-    return state, [*commands, Announce(" ".join(messages)), ExpectPosition(expect)]
+    out = [*commands, *([] if repeated else [Announce(" ".join(messages))])]
+    return state, out + ([state.expect_position()] if sync else [])
 
 
 def engine_busy(state: GameState) -> bool:

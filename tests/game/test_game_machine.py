@@ -11,6 +11,7 @@ from controller.game.commands import (
     AskEngine,
     EndGame,
     ExecuteMove,
+    ExpectMove,
     ExpectPosition,
     Prompt,
     SaveJournal,
@@ -63,6 +64,7 @@ def test_setup_check_waits_for_the_start_position() -> None:
     """It should expect the start position, announce board problems, and start play when confirmed."""
     state, commands = initial(play_settings())
     assert state.phase is Phase.SETUP_CHECK and ExpectPosition(STARTPOS_SFEN) in commands
+    assert commands[0].sfen == STARTPOS_SFEN  # type: ignore[union-attr]
     state, commands = step(state, MismatchSeen(("square 7g should hold a pawn",)), 0.0)
     assert state.phase is Phase.SETUP_CHECK and commands == [Announce("square 7g should hold a pawn")]
     state, commands = step(state, BoardConfirmed(), 1.0)
@@ -92,24 +94,34 @@ def test_human_move_is_journaled_before_the_engine_is_asked() -> None:
 
 
 def test_engine_move_is_journaled_then_executed_by_the_gantry() -> None:
-    """It should save the engine's move, then tell the reconciler the new position and run the transfer."""
+    """It should save the engine's move, then tell the reconciler to expect it and run the transfer."""
     driver = _engine_to_move()
     commands = driver.send(EngineMoved("3c3d"), 6.0)
     assert driver.state.phase is Phase.ROBOT_MOVING
-    assert kinds(commands) == ["SaveJournal", "StopClock", "Announce", "ExpectPosition", "ExecuteMove"]
+    assert kinds(commands) == ["SaveJournal", "StopClock", "Announce", "ExpectMove", "ExecuteMove"]
+    assert of_type(commands, ExpectMove) == [ExpectMove("3c3d")]
     assert of_type(commands, ExecuteMove)[0] == ExecuteMove("3c3d", AFTER_7G7F)
     entry = of_type(commands, SaveJournal)[0].entry
     assert isinstance(entry, MoveEntry) and entry.source is MoveSource.ENGINE and entry.spent_s == 2.0
 
 
-def test_robot_move_needs_done_and_camera_before_human_clock() -> None:
-    """It should start the human's clock only after the transfer is done and the camera confirms it."""
+def test_robot_move_needs_the_camera_before_human_clock() -> None:
+    """It should start the human's clock only when the camera sees the robot's move, not on the gantry's word."""
     driver = _robot_moving()
     assert driver.send(BoardConfirmed(), 7.0) == [] and driver.state.phase is Phase.ROBOT_MOVING
-    assert driver.send(TransferDone(), 8.0) == []
-    commands = driver.send(BoardConfirmed(), 9.0)
+    assert driver.send(TransferDone(), 8.0) == [] and driver.state.phase is Phase.ROBOT_MOVING
+    assert driver.send(BoardConfirmed(), 8.5) == [] and driver.state.clock.running is None
+    commands = driver.send(BoardMoveSeen(("3c3d",)), 9.0)
     assert driver.state.phase is Phase.WAIT_HUMAN and commands == [StartClock(B)]
     assert driver.state.clock.started_at == 9.0
+
+
+def test_robot_move_seen_before_done_report() -> None:
+    """It should accept the camera's sight of the finished move even before the gantry reports done."""
+    driver = _robot_moving()
+    driver.send(BoardMoveSeen(("3c3d",)), 7.0)
+    assert driver.state.phase is Phase.WAIT_HUMAN
+    assert driver.send(TransferDone(), 8.0) == [] and driver.state.phase is Phase.WAIT_HUMAN
 
 
 def test_failed_transfer_is_retried_once_then_the_human_is_asked() -> None:
@@ -124,13 +136,14 @@ def test_failed_transfer_is_retried_once_then_the_human_is_asked() -> None:
     assert driver.state.phase is Phase.WAIT_HUMAN
 
 
-def test_camera_mismatch_after_transfer_waits_for_a_fix() -> None:
-    """It should wait in MISMATCH when the board is wrong after the robot's move, then start the human's turn."""
+def test_camera_mismatch_after_transfer_asks_the_human_to_fix() -> None:
+    """It should ask the human to finish the robot's move when the board is wrong after it, then start his turn."""
     driver = _robot_moving()
     driver.send(TransferDone(), 7.0)
-    driver.send(MismatchSeen(("square 3d should hold a gote pawn",)), 8.0)
-    assert driver.state.phase is Phase.MISMATCH and driver.state.clock.running is None
-    commands = driver.send(BoardConfirmed(), 12.0)
+    commands = driver.send(MismatchSeen(("square 3d should hold a gote pawn",)), 8.0)
+    assert driver.state.phase is Phase.ASSIST_WAIT and driver.state.clock.running is None
+    assert [a.text for a in of_type(commands, Announce)][-1] == "Please play 3c3d for the engine."
+    commands = driver.send(BoardMoveSeen(("3c3d",)), 12.0)
     assert driver.state.phase is Phase.WAIT_HUMAN and StartClock(B) in commands
 
 
@@ -140,9 +153,14 @@ def test_assist_mode_announces_and_checks_the_engine_move() -> None:
     commands = driver.send(EngineMoved("3c3d"), 6.0)
     assert driver.state.phase is Phase.ASSIST_WAIT and not of_type(commands, ExecuteMove)
     assert "Please play 3c3d for the engine." in [a.text for a in of_type(commands, Announce)]
-    commands = driver.send(BoardMoveSeen(("8c8d",)), 7.0)
+    commands = driver.send(MismatchSeen(("the move to make is 3c3d, but the board shows 8c8d instead.",)), 7.0)
+    assert driver.state.phase is Phase.ASSIST_WAIT and len(of_type(commands, Announce)) == 1
+    commands = driver.send(BoardMoveSeen(("8c8d",)), 8.0)
     assert driver.state.phase is Phase.ASSIST_WAIT and "not the engine's move" in of_type(commands, Announce)[0].text
-    driver.send(BoardConfirmed(), 9.0)
+    assert of_type(commands, ExpectPosition) == [ExpectPosition(STARTPOS_SFEN, ("7g7f",))]
+    assert of_type(commands, ExpectMove) == [ExpectMove("3c3d")]
+    assert driver.send(BoardConfirmed(), 8.5) == [] and driver.state.phase is Phase.ASSIST_WAIT
+    driver.send(BoardMoveSeen(("3c3d",)), 9.0)
     assert driver.state.phase is Phase.WAIT_HUMAN and driver.state.clock.running is B
 
 
@@ -200,7 +218,7 @@ def test_record_mode_takeback_is_applied_at_once() -> None:
 def test_play_mode_takeback_asks_first() -> None:
     """It should ask before a takeback in play mode, and apply it on yes."""
     driver = _robot_moving()
-    driver.run([(7.0, TransferDone()), (8.0, BoardConfirmed())])
+    driver.run([(7.0, TransferDone()), (8.0, BoardMoveSeen(("3c3d",)))])
     commands = driver.send(TakebackSeen(2), 10.0)
     assert driver.state.phase is Phase.PROMPT and commands == [
         Prompt("Take back 2 moves?", ("take back", "keep playing"))
@@ -212,7 +230,7 @@ def test_play_mode_takeback_asks_first() -> None:
 def test_play_mode_takeback_refused_waits_for_the_board() -> None:
     """It should wait for the position to be restored when the takeback is refused."""
     driver = _robot_moving()
-    driver.run([(7.0, TransferDone()), (8.0, BoardConfirmed()), (10.0, TakebackSeen(2))])
+    driver.run([(7.0, TransferDone()), (8.0, BoardMoveSeen(("3c3d",))), (10.0, TakebackSeen(2))])
     driver.send(ButtonPressed(Button.NO), 11.0)
     assert driver.state.phase is Phase.MISMATCH and driver.state.usi_moves == ("7g7f", "3c3d")
     driver.send(BoardConfirmed(), 15.0)
@@ -351,8 +369,9 @@ def test_record_mode_two_moves_in_one_read() -> None:
 def test_play_mode_extra_move_is_refused() -> None:
     """It should commit the human's move but refuse a second move made for the engine."""
     driver = Driver.started(play_settings())
-    driver.send(BoardMoveSeen(("7g7f", "3c3d")), 6.0)
+    commands = driver.send(BoardMoveSeen(("7g7f", "3c3d")), 6.0)
     assert driver.state.phase is Phase.MISMATCH and driver.state.usi_moves == ("7g7f",)
+    assert of_type(commands, ExpectPosition) == [ExpectPosition(STARTPOS_SFEN, ("7g7f",))], "reconciler set back"
     commands = driver.send(BoardConfirmed(), 9.0)
     assert driver.state.phase is Phase.ENGINE_THINKING and of_type(commands, AskEngine)
 
@@ -365,6 +384,7 @@ def test_mismatch_while_engine_thinks_holds_the_robot() -> None:
     assert driver.state.phase is Phase.MISMATCH and not of_type(commands, ExecuteMove)
     commands = driver.send(BoardConfirmed(), 8.0)
     assert driver.state.phase is Phase.ROBOT_MOVING and of_type(commands, ExecuteMove)
+    assert of_type(commands, ExpectMove) == [ExpectMove("3c3d")]
 
 
 def test_stale_and_foreign_events_are_ignored() -> None:

@@ -83,7 +83,8 @@ def test_scripted_play_game_to_mate_with_robot(tmp_path: Path) -> None:
             shell.carry_out(driver.send(EngineMoved(usi), now))
             assert of_type(driver.last, ExecuteMove)[0].usi == usi
             shell.carry_out(driver.send(TransferDone(), now + 1))
-            shell.carry_out(driver.send(BoardConfirmed(), now + 2))
+            assert driver.send(BoardConfirmed(), now + 1.5) == [], "no change seen yet: not a confirmation"
+            shell.carry_out(driver.send(BoardMoveSeen((usi,)), now + 2))
             assert driver.state.phase is Phase.WAIT_HUMAN
     result = driver.state.result
     assert driver.state.phase is Phase.GAME_OVER and result is not None

@@ -74,6 +74,12 @@ def _mismatch() -> Driver:
     return d
 
 
+def _thinking_mismatch() -> Driver:
+    d = _thinking()
+    d.send(MismatchSeen(("square 2g should hold a pawn",)), 3.0)
+    return d
+
+
 def _over() -> Driver:
     d = _wait_human()
     d.send(Resign(Color.BLACK), 2.0)
@@ -88,7 +94,7 @@ Setup = Callable[[], Driver]
 TABLE: list[tuple[str, Setup, Event, Phase, list[str]]] = [
     ("setup: board right", _setup, BoardConfirmed(), Phase.WAIT_HUMAN, ["StartJournal", "Announce", "StartClock"]),
     ("setup: board wrong", _setup, MismatchSeen(("x",)), Phase.SETUP_CHECK, ["Announce"]),
-    ("setup: a move is not play", _setup, BoardMoveSeen(("7g7f",)), Phase.SETUP_CHECK, []),
+    ("setup: a move is not play", _setup, BoardMoveSeen(("7g7f",)), Phase.SETUP_CHECK, ["Announce", "ExpectPosition"]),
     ("setup: resign before play", _setup, Resign(Color.BLACK), Phase.SETUP_CHECK, []),
     (
         "human: move",
@@ -97,14 +103,14 @@ TABLE: list[tuple[str, Setup, Event, Phase, list[str]]] = [
         Phase.ENGINE_THINKING,
         ["SaveJournal", "StopClock", "StartClock", "AskEngine"],
     ),
-    ("human: board wrong", _wait_human, MismatchSeen(("x",)), Phase.MISMATCH, ["Announce", "ExpectPosition"]),
+    ("human: board wrong", _wait_human, MismatchSeen(("x",)), Phase.MISMATCH, ["Announce"]),
     ("human: ambiguous", _wait_human, AmbiguousSeen((("7g7f",), ("6g6f",))), Phase.PROMPT, ["Prompt"]),
     (
         "human: one candidate",
         _wait_human,
         AmbiguousSeen((("7g7f",),)),
         Phase.ENGINE_THINKING,
-        ["SaveJournal", "StopClock", "StartClock", "AskEngine"],
+        ["SaveJournal", "StopClock", "StartClock", "AskEngine", "ExpectPosition"],
     ),
     ("human: takeback of nothing", _wait_human, TakebackSeen(1), Phase.WAIT_HUMAN, ["Announce"]),
     ("human: move-done button", _wait_human, ButtonPressed(Button.MOVE_DONE), Phase.WAIT_HUMAN, ["ReadBoard"]),
@@ -122,7 +128,7 @@ TABLE: list[tuple[str, Setup, Event, Phase, list[str]]] = [
         _thinking,
         EngineMoved("3c3d"),
         Phase.ROBOT_MOVING,
-        ["SaveJournal", "StopClock", "Announce", "ExpectPosition", "ExecuteMove"],
+        ["SaveJournal", "StopClock", "Announce", "ExpectMove", "ExecuteMove"],
     ),
     (
         "thinking: human touches board",
@@ -147,19 +153,26 @@ TABLE: list[tuple[str, Setup, Event, Phase, list[str]]] = [
         _robot,
         TransferFailed("alarm"),
         Phase.ROBOT_MOVING,
-        ["Announce", "ExpectPosition", "ExecuteMove"],
+        ["Announce", "ExpectMove", "ExecuteMove"],
     ),
-    ("robot: confirmed", _robot_done, BoardConfirmed(), Phase.WAIT_HUMAN, ["StartClock"]),
+    ("robot: no change is not a confirmation", _robot_done, BoardConfirmed(), Phase.ROBOT_MOVING, []),
+    ("robot: move seen before done", _robot, BoardMoveSeen(("3c3d",)), Phase.WAIT_HUMAN, ["StartClock"]),
     ("robot: move seen", _robot_done, BoardMoveSeen(("3c3d",)), Phase.WAIT_HUMAN, ["StartClock"]),
-    ("robot: wrong after done", _robot_done, MismatchSeen(("x",)), Phase.MISMATCH, ["Announce", "ExpectPosition"]),
+    ("robot: wrong after done", _robot_done, MismatchSeen(("x",)), Phase.ASSIST_WAIT, ["Announce", "Announce"]),
     ("assist: right move", _assist, BoardMoveSeen(("3c3d",)), Phase.WAIT_HUMAN, ["StartClock"]),
-    ("assist: wrong move", _assist, BoardMoveSeen(("8c8d",)), Phase.ASSIST_WAIT, ["Announce"]),
+    (
+        "assist: wrong move",
+        _assist,
+        BoardMoveSeen(("8c8d",)),
+        Phase.ASSIST_WAIT,
+        ["Announce", "ExpectPosition", "ExpectMove"],
+    ),
     (
         "assist: ambiguous with the move",
         _assist,
         AmbiguousSeen((("3c3d",), ("4c4d",))),
         Phase.WAIT_HUMAN,
-        ["StartClock"],
+        ["StartClock", "ExpectPosition"],
     ),
     ("assist: board wrong", _assist, MismatchSeen(("x",)), Phase.ASSIST_WAIT, ["Announce"]),
     (
@@ -176,7 +189,21 @@ TABLE: list[tuple[str, Setup, Event, Phase, list[str]]] = [
         Phase.ENGINE_THINKING,
         ["SaveJournal", "StopClock", "StartClock", "AskEngine", "ExpectPosition"],
     ),
-    ("prompt: board events wait", _prompt, BoardMoveSeen(("2g2f",)), Phase.PROMPT, []),
+    ("prompt: other board move resyncs", _prompt, BoardMoveSeen(("2g2f",)), Phase.PROMPT, ["ExpectPosition"]),
+    (
+        "prompt: board settles on a candidate",
+        _prompt,
+        BoardMoveSeen(("6g6f",)),
+        Phase.ENGINE_THINKING,
+        ["SaveJournal", "StopClock", "StartClock", "AskEngine"],
+    ),
+    (
+        "mismatch: refused move resyncs",
+        _thinking_mismatch,
+        BoardMoveSeen(("2g2f",)),
+        Phase.MISMATCH,
+        ["ExpectPosition"],
+    ),
     ("mismatch: fixed", _mismatch, BoardConfirmed(), Phase.WAIT_HUMAN, ["Announce"]),
     ("mismatch: same message", _mismatch, MismatchSeen(("square 5e should be empty",)), Phase.MISMATCH, []),
     ("mismatch: new message", _mismatch, MismatchSeen(("square 4e should be empty",)), Phase.MISMATCH, ["Announce"]),
