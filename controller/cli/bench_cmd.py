@@ -9,7 +9,11 @@ import argparse
 import importlib
 from typing import Any
 
-BENCH_MODULES: tuple[str, ...] = ("controller.bench.rules_bench", "controller.bench.gantry_bench")
+BENCH_MODULES: tuple[str, ...] = (
+    "controller.bench.rules_bench",
+    "controller.bench.gantry_bench",
+    "controller.bench.render_bench",
+)
 
 
 def register(subparsers: Any) -> None:

@@ -72,7 +72,7 @@ def _square_canvas(
     """The square and its margin on the board plane, with the pieces, seen from a random camera's parallax."""
     cx, cy = square_centre_mm(square)
     half_w, half_h = SQUARE_W_MM * (0.5 + margin), SQUARE_H_MM * (0.5 + margin)
-    scale = size / (2 * half_w) * 1.5
+    scale = size / (2 * half_w) * 1.15
     plane = Plane(cx - half_w, cy - half_h, scale, round(2 * half_w * scale), round(2 * half_h * scale))
     look = BoardLook.random(rng)
     canvas, cover = draw_surface(rng, plane, look, stands=False)

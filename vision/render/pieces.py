@@ -171,9 +171,11 @@ def _blend(canvas: np.ndarray, mask: np.ndarray, patch: np.ndarray, x: int, y: i
         return
     cy, cx, py, px = cut
     p = patch[py, px]
-    roi = canvas[cy, cx].astype(np.float32)
-    canvas[cy, cx] = np.minimum(roi * (1 - p[..., 3:4]) + p[..., :3] + 0.5, 255.0).astype(np.uint8)
-    mask[cy, cx] |= (p[..., 3] > 0.5).astype(np.uint8) * 255
+    alpha = np.ascontiguousarray(p[..., 3])
+    keep = cv2.cvtColor(1.0 - alpha, cv2.COLOR_GRAY2BGR)
+    under = cv2.multiply(canvas[cy, cx], keep, dtype=cv2.CV_32F)
+    canvas[cy, cx] = cv2.add(under, np.ascontiguousarray(p[..., :3]), dtype=cv2.CV_8U)
+    mask[cy, cx] |= cv2.threshold(alpha, 0.5, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
 
 
 def _stamp_max(layer: np.ndarray, alpha: np.ndarray, x: float, y: float) -> None:

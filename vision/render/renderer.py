@@ -227,7 +227,8 @@ def _warp_onto(image: np.ndarray, canvas: np.ndarray, cover: np.ndarray, plane: 
     h = camera.homography() @ np.linalg.inv(plane.mm_to_px())
     bgra = cv2.merge([canvas, cover])  # one 4-channel warp is cheaper than a 3- and a 1-channel one
     seen = cv2.warpPerspective(bgra, h, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-    cv2.copyTo(seen[..., :3], (seen[..., 3] > 127).view(np.uint8), image)
+    _, where = cv2.threshold(cv2.extractChannel(seen, 3), 127, 255, cv2.THRESH_BINARY)
+    cv2.copyTo(cv2.cvtColor(seen, cv2.COLOR_BGRA2BGR), where, image)
 
 
 def _effects(image: np.ndarray, options: RenderOptions, rand: _Randoms) -> np.ndarray:

@@ -42,7 +42,7 @@ class WoodLook:
             ring_period_mm=float(rng.uniform(4.0, 14.0)),
             ring_contrast=float(rng.uniform(0.02, 0.07)),
             fibre_contrast=float(rng.uniform(0.015, 0.05)),
-            warp_mm=float(rng.uniform(4.0, 25.0)),
+            warp_mm=float(rng.uniform(1.5, 10.0)),
             phase=float(rng.uniform(0.0, 100.0)),
         )
 
