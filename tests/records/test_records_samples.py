@@ -77,6 +77,24 @@ def test_custom_bod_position_with_hands_and_gote_to_move() -> None:
     assert record.headers["表題"] == "詰みのある局面"
 
 
+def test_kifu_for_windows_ki2_in_shift_jis() -> None:
+    """It should read a Shift_JIS KI2 file with six moves per line, 同, implied drops and the trailer result."""
+    record = read_record(DATA / "kifu-for-windows.ki2")
+    assert len(record.moves) == 18
+    assert record.usi_moves[9:12] == ["2c2d", "2h2d", "P*2c"]
+    assert record.moves[11].comment == "飛車先の歩交換"
+    assert record.result == GameResult(Termination.RESIGN, Color.WHITE)
+
+
+def test_shogi_server_csa_record() -> None:
+    """It should read a shogi-server V2 record: empty P+/P- lines, remarks, T0 times, %TORYO."""
+    record = read_record(DATA / "shogi-server.csa")
+    assert record.usi_moves == ["7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"]
+    assert [m.seconds for m in record.moves] == [0, 0, 1, 0, 2]
+    assert record.headers[HeaderKey.EVENT].startswith("test+test-600-10")
+    assert record.result == GameResult(Termination.RESIGN, Color.BLACK)
+
+
 def _kept(record: GameRecord, fmt: RecordFormat) -> tuple[object, ...]:
     """What format `fmt` is able to keep of a record."""
     if fmt is RecordFormat.USI:
