@@ -4,6 +4,10 @@ Owns: KIF move lines, terminal words, per-move times, `*` comments, and the `ま
 and board diagram are `kif_common`'s. Reading keeps the main line only (it stops at the first `変化：N手`),
 accepts full-width or ASCII digits, `同　`, `打`, `成`/`不成`, `王`/`玉`, Kifu for Windows' `+` branch marks,
 and checks every move: the named piece must stand on the origin square and the move must be legal.
+`*` lines are comments on the move above them (before the first move: the start comment; after the terminal
+word: added to the last move's comment). Only the terminal word ends the game; the trailer only refines a
+borrowed word (for example `反則負け` + `…連続王手の千日手…` is a perpetual-check loss). Per-move times are
+whole seconds (written rounded down).
 """
 
 from __future__ import annotations

@@ -107,6 +107,8 @@ def _is_bod_frame(stripped: str) -> bool:
 
 
 def _start_sfen(position: Position | None, rows: list[Line], handicap: tuple[int, str] | None, last: int) -> str:
+    if position is not None and not rows and not any(position.hands.values()):
+        position = None  # `先手の持駒：なし` lines without a diagram (some writers add them to even games)
     if position is not None:
         if len(rows) != 9:
             line = rows[-1][0] if rows else last

@@ -125,3 +125,11 @@ def test_even_samples_start_from_the_even_position() -> None:
     """It should use the even start when a file names `手合割：平手` or no handicap at all."""
     assert read_record(DATA / "shogi-wars.kif").start_sfen == STARTPOS_SFEN
     assert read_record(DATA / "lishogi-bom-crlf.kif").start_sfen == STARTPOS_SFEN
+
+
+def test_empty_hand_lines_without_a_diagram_keep_the_named_start() -> None:
+    """It should ignore `先手の持駒：なし` lines that come without a board diagram, keeping `手合割`."""
+    text = "手合割：香落ち\n後手の持駒：なし\n先手の持駒：なし\n   1 ５二玉(51)\n"
+    record = parse_record(text, "kif")
+    assert record.start_sfen == HANDICAPS["lance"].sfen
+    assert record.usi_moves == ["5a5b"]
