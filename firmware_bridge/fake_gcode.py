@@ -14,13 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 _NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)")
-_SUPPORTED_G = {0.0, 1.0, 4.0, 17.0, 20.0, 21.0, 54.0, 90.0, 91.0, 94.0}
+_SUPPORTED_G = {0.0, 1.0, 4.0, 17.0, 20.0, 21.0, 53.0, 54.0, 90.0, 91.0, 94.0}
 _SUPPORTED_M = {3.0, 4.0, 5.0, 8.0, 9.0}
 _MOTION = {0.0, 1.0}
 _NON_MODAL = {4.0}
 _MODAL_GROUPS = ({0.0, 1.0}, {90.0, 91.0}, {20.0, 21.0})
 _VALUE_WORDS = set("FPSNTXYZ")
-_NOT_EMULATED = ("#", "N", "C", "SLP", "RST", "J")
+_NOT_EMULATED = ("#", "N", "C", "SLP", "RST")
+_JOG_G = {20.0, 21.0, 53.0, 90.0, 91.0}
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def _check(g: list[float], m: list[float], words: dict[str, float]) -> None:
 def parse_setting(line: str, settings: Mapping[int, float]) -> tuple[int, float]:
     """`$N=value` as GRBL parses it: a non-number after `$` is error:2 (`$Z`), a missing `=` or an unknown N
     error:3, a bad value error:2, soft limits without homing error:10. Known but not emulated `$` commands
-    (`$#`, `$N`, `$C`, `$SLP`, `$RST`, `$J=`) get error:3."""
+    (`$#`, `$N`, `$C`, `$SLP`, `$RST`) get error:3."""
     key, sep, value = line[1:].partition("=")
     if not key.isdigit():
         raise LineError(3 if line[1:].startswith(_NOT_EMULATED) else 2)
@@ -172,6 +173,20 @@ class Modal:
         target = self._target(axes, scale) if moving else None
         dwell = block.words["P"] if 4.0 in block.g else None
         return Step(spindle, coolant, dwell, target, None if motion == 0 else feed)
+
+    def jog(self, block: Block) -> tuple[Vec, float]:
+        """A `$J=` block's (target, feed): only G20/G21/G53/G90/G91, axis words and F (error:16 otherwise,
+        error:22 without F). The units and distance mode apply to this jog only; the modal state is unchanged."""
+        if block.m or any(g not in _JOG_G for g in block.g) or set(block.words) - set("XYZF"):
+            raise LineError(16)
+        if "F" not in block.words:
+            raise LineError(22)
+        scale = 25.4 if (20.0 in block.g or (self.inches and 21.0 not in block.g)) else 1.0
+        absolute = 90.0 in block.g or (self.absolute and 91.0 not in block.g)
+        axes = [block.words.get(a) for a in "XYZ"]
+        base = self.target
+        out = [base[i] if v is None else v * scale if absolute else base[i] + v * scale for i, v in enumerate(axes)]
+        return (out[0], out[1], out[2]), block.words["F"] * scale
 
     def _target(self, axes: list[float | None], scale: float) -> Vec:
         base = self.target

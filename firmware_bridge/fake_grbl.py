@@ -1,13 +1,14 @@
 """A byte-level emulator of GRBL 1.1h driving a gantry, on an injected clock (every call passes `now`).
 
 Owns: the controller's behaviour as a host sees it through the serial line: the 128-byte RX ring that drops
-bytes when full (as the AVR ISR does); real-time bytes `?` `!` `~` 0x18 intercepted before the ring; lines
-ended by `\\r` or `\\n` (so CRLF gives two `ok`s); `ok`/`error:N`; the planner (15 blocks, trapezoidal motion from
-`$110-$122`); synchronised M8/M9/M3/M5/G4 (answered once motion has stopped); `$$` `$I` `$G` `$H` `$X`
-`$N=value`; alarms (ALARM:2 soft limit and injected ALARM:1 are critical: nothing, not even `?`, is answered
-until 0x18); the banner on power-on/reset with the `$H`/`$X` lock; injected faults (`FaultConfig`); and a log of
-what the head did (`HeadEvent`). Not emulated: `$J=` jogging, `$#`, `$N`, `$C`, `$SLP`, `$RST` (answered error:3),
-work offsets (WCO is always 0), overrides. Transport-free: `fake_server` serves it on a pty.
+bytes when full (as the AVR ISR does); real-time bytes `?` `!` `~` 0x18 0x85 intercepted before the ring;
+lines ended by `\\r` or `\\n` (so CRLF gives two `ok`s); `ok`/`error:N`; the planner (15 blocks, trapezoidal
+motion from `$110-$122`); synchronised M8/M9/M3/M5/G4 (answered once motion has stopped); `$$` `$I` `$G`
+`$H` `$X` `$N=value` `$J=` (error:15 beyond travel); alarms (ALARM:2 soft limit and injected ALARM:1 are
+critical: nothing, not even `?`, is answered until 0x18); the banner on power-on/reset with the `$H`/`$X`
+lock; injected faults (`FaultConfig`); and a log of what the head did (`HeadEvent`). Not emulated: `$#`,
+`$N`, `$C`, `$SLP`, `$RST` (answered error:3), work offsets (WCO is always 0), overrides, limit switches.
+Transport-free: `fake_server` serves it on a pty, `fake_transport` in process.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from firmware_bridge.fake_motion import Block as PlannedBlock
 from firmware_bridge.fake_motion import Limits, Planner, Vec
 
 _CRITICAL_ALARMS = frozenset({1, 2})
+_JOG_CANCEL = 0x85
 
 
 class DeviceState(enum.Enum):
@@ -61,6 +63,7 @@ class FakeGrbl:
         self._planner = Planner((0.0, 0.0, 0.0))
         self._offset: Vec = (0.0, 0.0, 0.0)
         self._modal = Modal()
+        self._jogging = False
         self._ring = bytearray()
         self._out: deque[tuple[float, bytes]] = deque()
         self._last_due = now
@@ -119,7 +122,7 @@ class FakeGrbl:
         for byte in data:
             if self._state in (DeviceState.DEAD, DeviceState.BOOTING):
                 continue
-            if byte in b"?!~\x18":
+            if byte in b"?!~\x18" or byte == _JOG_CANCEL:
                 self._realtime(byte, now)
             elif byte > 0x7F:
                 continue
@@ -143,6 +146,7 @@ class FakeGrbl:
             limits = self._limits()
             for when, where in self._planner.advance(now, limits):
                 self._event(HeadEventKind.MOVE, when, where)
+            self._jogging = self._jogging and not self._planner.is_empty()
         self._drain(now)
 
     def take_output(self, now: float) -> bytes:
@@ -165,6 +169,8 @@ class FakeGrbl:
         elif byte == ord("~") and self._planner.held:
             self._planner.resume()
             self.advance(now)
+        elif byte == _JOG_CANCEL and self._jogging:
+            self._planner.cancel(now)
 
     def _status(self, now: float) -> bytes:
         planner = self._planner
@@ -173,7 +179,7 @@ class FakeGrbl:
         elif planner.held:
             word = "Hold:1" if planner.is_decelerating_to_hold() else "Hold:0"
         else:
-            word = "Idle" if planner.is_empty() else "Run"
+            word = "Idle" if planner.is_empty() else "Jog" if self._jogging else "Run"
         self._status_count += 1
         accessories = ("S" if self._modal.spindle in (3, 4) else "") + ("F" if self._modal.coolant else "")
         extras = (planner.free_blocks(), self.config.rx_buffer_bytes - len(self._ring), accessories)
@@ -251,16 +257,7 @@ class FakeGrbl:
             self._emit(text.BUILD_INFO)
             self._respond(number, "ok")
         elif line == "$G":
-            self._emit(
-                text.parser_state(
-                    motion=self._modal.motion,
-                    absolute=self._modal.absolute,
-                    inches=self._modal.inches,
-                    spindle=self._modal.spindle,
-                    coolant=self._modal.coolant,
-                    feed=self._modal.feed or 0.0,
-                )
-            )
+            self._emit(text.parser_state(self._modal))
             self._respond(number, "ok")
         elif line == "$X":
             if self._state is DeviceState.ALARM:
@@ -270,6 +267,8 @@ class FakeGrbl:
             self._respond(number, "ok")
         elif line == "$H":
             yield from self._home(number)
+        elif line.startswith("$J="):
+            self._jog(line[3:], number, busy)
         else:
             self._write_setting(line, number)
 
@@ -280,6 +279,23 @@ class FakeGrbl:
             self._respond(number, f"error:{exc.code}")
             return
         self.settings[key] = value
+        self._respond(number, "ok")
+
+    def _jog(self, text_: str, number: int, busy: bool) -> None:
+        """`$J=`: only from Idle (or another jog); a target beyond travel is error:15, no alarm."""
+        if self._state is not DeviceState.READY or (busy and not self._jogging) or self._planner.is_full():
+            self._respond(number, "error:8")
+            return
+        try:
+            target, feed = self._modal.jog(parse_block(text_))
+        except LineError as exc:
+            self._respond(number, f"error:{exc.code}")
+            return
+        if beyond_travel(self.settings, target):
+            self._respond(number, "error:15")
+            return
+        self._jogging = True
+        self._queue_move(target, feed)
         self._respond(number, "ok")
 
     def _home(self, number: int) -> Iterator[_Wait]:
@@ -371,6 +387,7 @@ class FakeGrbl:
     def _stop_everything(self, now: float, why: str) -> None:
         """What mc_reset does: motion stops at once, the coolant (magnet) goes off, queues are flushed."""
         self._planner.stop_now(now)
+        self._jogging = False
         if self._modal.coolant:
             self._modal.coolant = False
             self._event(HeadEventKind.RELEASE, now, self.physical_position(), why)

@@ -176,6 +176,12 @@ class Planner:
         self.current = Segment(here, stop_at, t, speed, speed, seg.accel)
         self.current_block = None
 
+    def cancel(self, t: float) -> None:
+        """Jog cancel: decelerate to a stop and drop everything queued."""
+        self.hold(t)
+        self.queue.clear()
+        self.held = False
+
     def resume(self) -> None:
         self.held = False
 

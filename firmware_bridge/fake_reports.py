@@ -9,6 +9,7 @@ import random
 from collections.abc import Mapping
 
 from firmware_bridge.fake_config import INTEGER_SETTINGS
+from firmware_bridge.fake_gcode import Modal
 
 Vec = tuple[float, float, float]
 
@@ -39,19 +40,19 @@ def _fmt(vec: Vec) -> str:
     return ",".join(f"{v:.3f}" for v in vec)
 
 
-def parser_state(*, motion: int, absolute: bool, inches: bool, spindle: int, coolant: bool, feed: float) -> bytes:
+def parser_state(modal: Modal) -> bytes:
     """`[GC:G0 G54 G17 G21 G90 G94 M5 M9 T0 F0 S0]`."""
     words = [
-        f"G{motion}",
+        f"G{modal.motion}",
         "G54",
         "G17",
-        "G20" if inches else "G21",
-        "G90" if absolute else "G91",
+        "G20" if modal.inches else "G21",
+        "G90" if modal.absolute else "G91",
         "G94",
-        f"M{spindle}",
-        "M8" if coolant else "M9",
+        f"M{modal.spindle}",
+        "M8" if modal.coolant else "M9",
         "T0",
-        f"F{feed:g}",
+        f"F{modal.feed or 0.0:g}",
         "S0",
     ]
     return line(f"[GC:{' '.join(words)}]")

@@ -65,6 +65,21 @@ def set_feed(feed_mm_per_min: float) -> str:
     return checked(f"G1 F{number(feed_mm_per_min)}")
 
 
+def jog(
+    x_mm: float | None = None,
+    y_mm: float | None = None,
+    z_mm: float | None = None,
+    *,
+    feed_mm_per_min: float,
+    relative: bool = False,
+) -> str:
+    """`$J=G90 X.. F..` (or G91): a jog, cancellable with 0x85; beyond travel GRBL answers error:15, no alarm."""
+    if feed_mm_per_min <= 0:
+        raise GcodeError(f"feed must be positive, got {feed_mm_per_min}")
+    mode = "G91" if relative else "G90"
+    return checked(f"$J={mode} {_axes(x_mm, y_mm, z_mm)} F{number(feed_mm_per_min)}")
+
+
 def dwell(seconds: float = 0.01) -> str:
     """`G4 P<seconds>`: waits for the planner to empty, then dwells; `G4 P0.01` is the sync idiom."""
     if seconds < 0:

@@ -21,6 +21,8 @@ CYCLE_RESUME = b"~"
 """Real-time: resume from a hold."""
 SOFT_RESET = b"\x18"
 """Real-time: Ctrl-X soft reset (flushes the controller's buffers, prints the banner again)."""
+JOG_CANCEL = b"\x85"
+"""Real-time: cancel a `$J=` jog (decelerate, flush the jog)."""
 REALTIME_BYTES = frozenset(STATUS_QUERY + FEED_HOLD + CYCLE_RESUME + SOFT_RESET)
 """Bytes the controller intercepts anywhere in the stream; they must never appear inside a G-code line."""
 

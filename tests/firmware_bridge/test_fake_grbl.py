@@ -240,3 +240,40 @@ def test_single_fault_configs() -> None:
     assert FaultConfig.single(FaultKind.MISSING_OK, 5).missing_ok_lines == frozenset({5})
     assert FaultConfig.single(FaultKind.SLOW_OK, delay_s=0.3).ok_latency_s == 0.3
     assert FaultConfig.single(FaultKind.GARBAGE, seed=9) == FaultConfig(garbage_rate=0.3, seed=9)
+
+
+def test_jog_moves_and_reports_jog_state() -> None:
+    """It should run `$J=` as a feed move in state Jog and end Idle at the target."""
+    host = unlocked()
+    assert host.send(b"$J=G90 X50 F6000\n") == ["ok"]
+    host.at(0.1)
+    assert host.send(b"?")[0].startswith("<Jog|")
+    host.at(1.2)
+    assert host.send(b"?")[0].startswith("<Idle|MPos:50.000,0.000,0.000|")
+
+
+def test_jog_beyond_travel_is_error_15_not_alarm() -> None:
+    """It should refuse a jog beyond travel with error:15 and stay usable (no alarm)."""
+    host = unlocked()
+    assert host.send(b"$J=G91 X-5 F6000\n") == ["error:15"]
+    assert host.send(b"$J=G91 X5\n") == ["error:22"]
+    assert host.send(b"$J=G91 M8 X5 F100\n") == ["error:16"]
+    assert host.send(b"G0 X1\n") == ["ok"]
+
+
+def test_jog_cancel_stops_short() -> None:
+    """It should decelerate and drop the jog on 0x85."""
+    host = unlocked()
+    host.send(b"$J=G90 X300 F6000\n")
+    host.at(0.5)
+    host.send(b"\x85")
+    host.at(1.0)
+    report = host.send(b"?")[0]
+    assert report.startswith("<Idle|")
+    assert 0.0 < host.dev.reported_position()[0] < 100.0
+
+
+def test_jog_in_alarm_is_error_8() -> None:
+    """It should refuse jogging while alarm-locked (GRBL: only from Idle)."""
+    host = Host()
+    assert host.send(b"$J=G91 X5 F100\n") == ["error:8"]

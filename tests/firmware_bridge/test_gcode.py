@@ -65,3 +65,11 @@ def test_negative_feed_and_dwell_are_rejected() -> None:
         gcode.linear(1.0, feed_mm_per_min=0)
     with pytest.raises(GcodeError):
         gcode.dwell(-1.0)
+
+
+def test_jog_builder() -> None:
+    """It should build absolute and relative jogs with their feed."""
+    assert gcode.jog(10.0, 20.0, feed_mm_per_min=3000) == "$J=G90 X10 Y20 F3000"
+    assert gcode.jog(z_mm=-1.5, feed_mm_per_min=600, relative=True) == "$J=G91 Z-1.5 F600"
+    with pytest.raises(GcodeError):
+        gcode.jog(1.0, feed_mm_per_min=-1)
