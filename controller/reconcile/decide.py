@@ -95,7 +95,7 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     if len(contenders) > 1:
         candidates = tuple(_candidate(h) for h in contenders[: config.max_candidates])
         texts = " or ".join(c.text for c in candidates)
-        return Proposal(ProposalKind.PROBLEM, ("ambiguous",), Ambiguous(candidates), f"undecided between {texts}")
+        return Proposal(ProposalKind.PROBLEM, ("ambiguous",), Ambiguous(candidates), f"undecided: {texts}")
     margin = best.score - ranked[1].score if len(ranked) > 1 else float("inf")
     return _clear_winner(game, best, margin, scorer)
 

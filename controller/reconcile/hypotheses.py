@@ -17,7 +17,7 @@ import cshogi
 import numpy as np
 
 from controller.reconcile.evidence import Evidence
-from controller.reconcile.labels import Hands, Labels, move_effect, move_primary_square
+from controller.reconcile.labels import Hands, Labels, Pairs, move_effect, move_primary_square
 from controller.reconcile.types import ReconcileConfig
 
 Changes = tuple[tuple[int, int], ...]
@@ -64,6 +64,8 @@ class Base:
         board_score: sum of the mean log-probabilities of its labels.
         delta: delta[square][label] = score change when `square` shows `label` instead (nested lists: fast).
         changed: squares whose evidence does not clearly favour the position's label.
+        hand_score: the hands term of the position.
+        hand_gap: seen minus explained count per hand slot (None when the stands are not used).
     """
 
     labels: Labels
@@ -71,6 +73,8 @@ class Base:
     board_score: float
     delta: list[list[float]]
     changed: frozenset[int]
+    hand_score: float
+    hand_gap: tuple[int, ...] | None
 
 
 class Scorer:
@@ -101,13 +105,21 @@ class Scorer:
         delta = log_probs - own[:, None]
         alternatives = delta.copy()
         alternatives[np.arange(81), labels] = -np.inf
-        changed = np.flatnonzero(alternatives.max(axis=1) > -self.config.prune_margin)
-        return Base(labels, hands, float(own.sum()), delta.tolist(), frozenset(int(i) for i in changed))
+        changed = frozenset(int(i) for i in np.flatnonzero(alternatives.max(axis=1) > -self.config.prune_margin))
+        seen = self._hands_seen
+        gap = None if seen is None else tuple(a - b for a, b in zip(seen, hands, strict=True))
+        return Base(labels, hands, float(own.sum()), delta.tolist(), changed, self.hands_term(hands), gap)
 
-    def position(self, labels: Labels, hands: Hands, prior: float, takeback: int) -> Hypothesis:
-        """A whole position scored from scratch (takebacks)."""
-        board_score = float(self.evidence.log_probs[np.arange(81), labels].sum())
-        return Hypothesis(takeback, (), labels, (), hands, board_score + self.hands_term(hands) - prior)
+    def positions(self, earlier: list[tuple[int, Labels, Hands]], prior: float) -> list[Hypothesis]:
+        """Earlier positions (plies back, labels, hands) scored from scratch as takebacks."""
+        if not earlier:
+            return []
+        stacked = np.stack([labels for _, labels, _ in earlier])
+        scores = self.evidence.log_probs[np.arange(81)[None, :], stacked].sum(axis=1)
+        return [
+            Hypothesis(plies, (), labels, (), hands, float(score) + self.hands_term(hands) - prior)
+            for (plies, labels, hands), score in zip(earlier, scores, strict=True)
+        ]
 
     def successors(
         self, board: cshogi.Board, base: Base, *, takeback: int, prior: float, pairs: bool, skip: str | None = None
@@ -121,18 +133,21 @@ class Scorer:
             if usi == skip:
                 continue
             changes, hand_delta = move_effect(pieces, turn, move)
-            hands = _apply_hands(base.hands, hand_delta)
-            first = self._scored(base, takeback=takeback, moves=(usi,), changes=changes, hands=hands, prior=prior)
+            first = self._scored(
+                base, takeback=takeback, moves=(usi,), changes=changes, hand_delta=hand_delta, prior=prior
+            )
             found.append(first)
             if pairs and move_primary_square(move) in base.changed:
                 board.push(move)
                 try:
-                    found.extend(self._replies(board, base, first, prior + self.config.pair_penalty))
+                    found.extend(self._replies(board, base, first, hand_delta, prior + self.config.pair_penalty))
                 finally:
                     board.pop()
         return found
 
-    def _replies(self, board: cshogi.Board, base: Base, first: Hypothesis, prior: float) -> Iterable[Hypothesis]:
+    def _replies(
+        self, board: cshogi.Board, base: Base, first: Hypothesis, first_hands: Pairs, prior: float
+    ) -> Iterable[Hypothesis]:
         """Legal replies to `first` (already pushed on `board`) that start on a changed square."""
         pieces = board.pieces
         turn = board.turn
@@ -147,18 +162,23 @@ class Scorer:
                 takeback=first.takeback,
                 moves=(*first.moves, cshogi.move_to_usi(move)),
                 changes=tuple(merged.items()),
-                hands=_apply_hands(first.hands, hand_delta),
+                hand_delta=first_hands + hand_delta,
                 prior=prior,
             )
 
     def _scored(
-        self, base: Base, *, takeback: int, moves: tuple[str, ...], changes: Changes, hands: Hands, prior: float
+        self, base: Base, *, takeback: int, moves: tuple[str, ...], changes: Changes, hand_delta: Pairs, prior: float
     ) -> Hypothesis:
+        """Score from the parent's totals: the changed squares' deltas, and the changed hand slots' gaps."""
         delta = base.delta
-        score = base.board_score
+        score = base.board_score + base.hand_score - prior
         for square, label in changes:
             score += delta[square][label]
-        return Hypothesis(takeback, moves, base.labels, changes, hands, score + self.hands_term(hands) - prior)
+        gap = base.hand_gap
+        if gap is not None:
+            for slot, change in hand_delta:
+                score -= self._hand_scale * (abs(gap[slot] - change) - abs(gap[slot]))
+        return Hypothesis(takeback, moves, base.labels, changes, _apply_hands(base.hands, hand_delta), score)
 
     def misfit(self, hypothesis: Hypothesis) -> list[tuple[int, float]]:
         """Squares (with log-odds) whose best label beats the explanation's by more than the mismatch threshold."""
@@ -169,7 +189,7 @@ class Scorer:
         return sorted(((int(i), float(odds[i])) for i in bad), key=lambda item: -item[1])
 
 
-def _apply_hands(hands: Hands, delta: tuple[tuple[int, int], ...]) -> Hands:
+def _apply_hands(hands: Hands, delta: Pairs) -> Hands:
     if not delta:
         return hands
     counts = list(hands)

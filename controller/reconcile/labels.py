@@ -30,6 +30,7 @@ HAND_INDEX: dict[str, int] = {label: i for i, label in enumerate(HAND_LABELS)}
 
 RANKS = "abcdefghi"
 Hands = tuple[int, ...]
+Pairs = tuple[tuple[int, int], ...]
 Labels = npt.NDArray[np.int64]
 
 # cshogi piece types 1..14 (sente; gote adds 16) and hand pieces 0..6 (p l n s g b r).
@@ -116,9 +117,7 @@ def move_primary_square(move: int) -> int:
     return CS_TO_SFEN[square]
 
 
-def move_effect(
-    pieces: list[int], turn: int, move: int
-) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+def move_effect(pieces: list[int], turn: int, move: int) -> tuple[Pairs, Pairs]:
     """What `move` changes: ((square, new label), ...) and ((hand slot, +1/-1), ...).
 
     Args:

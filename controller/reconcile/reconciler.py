@@ -183,15 +183,15 @@ class Reconciler:
         """Earlier positions of the game, and a different move in place of the last one."""
         config = self._config
         limit = len(self._moves) if config.max_takeback_plies == 0 else min(config.max_takeback_plies, len(self._moves))
-        seen = {(labels.tobytes(), hands)}
-        found = []
+        seen = {_key(labels, hands)}
+        earlier: list[tuple[int, Labels, Hands]] = []
         for plies in range(1, limit + 1):
             earlier_labels, earlier_hands = self._history[-1 - plies]
-            key = (earlier_labels.tobytes(), earlier_hands)
-            if key in seen:
-                continue
-            seen.add(key)
-            found.append(scorer.position(earlier_labels, earlier_hands, config.takeback_penalty, plies))
+            key = _key(earlier_labels, earlier_hands)
+            if key not in seen:
+                seen.add(key)
+                earlier.append((plies, earlier_labels, earlier_hands))
+        found = scorer.positions(earlier, config.takeback_penalty)
         if not self._moves:
             return found
         last = self._board.peek()
@@ -203,3 +203,7 @@ class Reconciler:
         finally:
             self._board.push(last)
         return found
+
+
+def _key(labels: Labels, hands: Hands) -> tuple[bytes, Hands]:
+    return labels.tobytes(), hands

@@ -162,7 +162,7 @@ class ReconcileConfig:
     mismatch_log_odds: float = 3.0
     unclear_probability: float = 0.5
     pair_penalty: float = 1.0
-    takeback_penalty: float = 1.0
+    takeback_penalty: float = 3.5
     replace_penalty: float = 1.0
     hand_weight: float = 2.5
     hands_min_confidence: float = 0.5

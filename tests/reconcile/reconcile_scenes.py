@@ -1,0 +1,66 @@
+"""Helpers for reconciliation tests: positions edited square by square, frame streams, and decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import cshogi
+import numpy as np
+
+from controller.reconcile import Observation, Reconciler, Result
+from controller.reconcile.labels import HAND_INDEX, LABEL_INDEX, Hands, Labels, board_hands, board_labels, square_index
+from controller.reconcile.synthetic import SyntheticReader
+from controller.reconcile.types import NoChange, Waiting
+
+DT = 0.1
+
+
+def edited(
+    board: cshogi.Board, squares: Mapping[str, str], hands: Mapping[str, int] | None = None
+) -> tuple[Labels, Hands]:
+    """The labels and hands of `board` with some squares set (`{"2g": "empty", "2e": "P"}`) and hand changes."""
+    labels = board_labels(board).copy()
+    for name, label in squares.items():
+        labels[square_index(name)] = LABEL_INDEX[label]
+    counts = list(board_hands(board))
+    for letter, change in (hands or {}).items():
+        counts[HAND_INDEX[letter]] += change
+    return labels, tuple(counts)
+
+
+def after(sfen: str, moves: Iterable[str]) -> cshogi.Board:
+    """A cshogi board of `sfen` with `moves` played."""
+    board = cshogi.Board(sfen)
+    for usi in moves:
+        board.push_usi(usi)
+    return board
+
+
+def still(reader: SyntheticReader, labels: Labels, hands: Hands, start: float, n: int) -> list[Observation]:
+    """`n` stable frames of one position."""
+    return [reader.observe(labels, hands, start + k * DT) for k in range(n)]
+
+
+def feed(reconciler: Reconciler, frames: Iterable[Observation]) -> list[Result]:
+    """Every result, in order."""
+    return [reconciler.observe(frame) for frame in frames]
+
+
+def decisions(results: Iterable[Result]) -> list[Result]:
+    """The results that are neither Waiting nor NoChange."""
+    return [r for r in results if not isinstance(r, Waiting | NoChange)]
+
+
+def with_square(obs: Observation, square: str, row: np.ndarray) -> Observation:
+    """`obs` with one square's probabilities replaced."""
+    probs = obs.probs.copy()
+    probs[square_index(square)] = row / row.sum()
+    return Observation(probs, obs.hands, obs.hand_confidence, obs.unreliable, obs.stable, obs.time)
+
+
+def split_row(weights: Mapping[str, float], rest: float = 0.02) -> np.ndarray:
+    """A probability row with the given labels' weights and `rest` spread over the other labels."""
+    row = np.full(29, rest / (29 - len(weights)))
+    for label, weight in weights.items():
+        row[LABEL_INDEX[label]] = weight
+    return row

@@ -1,0 +1,143 @@
+"""Boards that match nothing legal: reported in words, the last legal position kept, recovery when set right."""
+
+from __future__ import annotations
+
+import cshogi
+import numpy as np
+from reconcile_scenes import after, decisions, edited, feed, still, with_square
+
+from controller.reconcile import Ambiguous, Mismatch, MoveCommitted, NoChange, Reconciler, Waiting
+from controller.reconcile.labels import board_hands, board_labels
+from controller.reconcile.synthetic import SyntheticReader
+from controller.rules.positions import STARTPOS_SFEN
+
+PAWN_ON_3D = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b P 1"
+SETTLE_FRAMES = 15  # 1.5 s at 10 frames per second: longer than settle_seconds
+
+
+def _mismatches(reconciler: Reconciler, labels: np.ndarray, hands: tuple[int, ...], seed: int = 1) -> list:
+    results = feed(reconciler, still(SyntheticReader(seed), labels, hands, 0.0, SETTLE_FRAMES))
+    found = decisions(results)
+    assert found and all(isinstance(r, Mismatch) for r in found), found
+    return found
+
+
+def test_pawn_moved_two_squares() -> None:
+    """A pawn pushed two squares is named, with the referee's reason."""
+    reconciler = Reconciler()
+    labels, hands = edited(cshogi.Board(), {"2g": "empty", "2e": "P"})
+    result = _mismatches(reconciler, labels, hands)[-1]
+    assert result.messages == ("the pawn on 2g cannot move to 2e.",)
+    assert set(result.squares) == {"2g", "2e"}
+    assert reconciler.moves == ()
+
+
+def test_nifu_drop() -> None:
+    """A second pawn dropped on a file is called nifu."""
+    reconciler = Reconciler(sfen=PAWN_ON_3D)
+    labels, hands = edited(cshogi.Board(PAWN_ON_3D), {"3e": "P"}, {"P": -1})
+    result = _mismatches(reconciler, labels, hands)[-1]
+    assert result.messages == ("nifu: sente already has a pawn on file 3.",)
+
+
+def test_drop_of_a_piece_not_in_hand() -> None:
+    """A piece appearing that the mover does not hold is explained as such."""
+    labels, hands = edited(cshogi.Board(), {"5e": "S"})
+    result = _mismatches(Reconciler(), labels, hands)[-1]
+    assert result.messages == ("sente has no silver in hand to drop.",)
+
+
+def test_wrong_side_moved() -> None:
+    """A gote move on sente's turn is reported as a turn error."""
+    labels, hands = edited(cshogi.Board(), {"3c": "empty", "3d": "p"})
+    result = _mismatches(Reconciler(), labels, hands)[-1]
+    assert result.messages == ("it is sente's turn, but gote's pawn moved from 3c to 3d.",)
+
+
+def test_missing_piece() -> None:
+    """A piece taken off the board is reported missing from its square."""
+    labels, hands = edited(cshogi.Board(), {"5c": "empty"})
+    result = _mismatches(Reconciler(), labels, hands)[-1]
+    assert result.messages == ("a piece is missing from 5c: it should hold gote's pawn.",)
+    assert result.squares == ("5c",)
+
+
+def test_square_should_be_empty() -> None:
+    """A legal move plus a stray piece: the stray square is named against the nearest legal position."""
+    board = after(STARTPOS_SFEN, ["7g7f"])
+    labels, hands = edited(board, {"5e": "S", "1a": "empty"})
+    result = _mismatches(Reconciler(), labels, hands)[-1]
+    assert set(result.messages) == {
+        "square 5e should be empty (it shows sente's silver).",
+        "a piece is missing from 1a: it should hold gote's lance.",
+    }
+    assert set(result.squares) == {"5e", "1a"}
+
+
+def test_illegal_promotion_face() -> None:
+    """A gold turned up promoted is not a legal face: reported with the square."""
+    labels, hands = edited(cshogi.Board(), {"6i": "empty", "6h": "+S"})
+    result = _mismatches(Reconciler(), labels, hands)[-1]
+    assert result.messages == ("square 6h shows a promoted silver, but the piece that moved there from 6i is a gold.",)
+
+
+def test_problem_is_not_reported_before_it_settles() -> None:
+    """A mismatch lasting less than settle_seconds stays Waiting (the player may be mid-move)."""
+    labels, hands = edited(cshogi.Board(), {"5c": "empty"})
+    results = feed(Reconciler(), still(SyntheticReader(2), labels, hands, 0.0, 6))
+    assert all(isinstance(r, Waiting) for r in results)
+
+
+def test_board_set_right_after_mismatch() -> None:
+    """After a mismatch, restoring the position reads as no change and a later legal move commits."""
+    reconciler = Reconciler()
+    reader = SyntheticReader(3)
+    labels, hands = edited(cshogi.Board(), {"2g": "empty", "2e": "P"})
+    assert isinstance(feed(reconciler, still(reader, labels, hands, 0.0, SETTLE_FRAMES))[-1], Mismatch)
+    board = cshogi.Board()
+    assert isinstance(feed(reconciler, [reader.observe_board(board, 3.0, stable=False)])[-1], Waiting)
+    assert isinstance(feed(reconciler, still(reader, board_labels(board), board_hands(board), 3.1, 3))[-1], NoChange)
+    results = decisions(feed(reconciler, reader.move_frames(board, ["2g2f"], 4.0)))
+    assert results == [MoveCommitted(("2g2f",), results[0].margin)]
+
+
+def test_knocked_over_piece_waits_then_asks() -> None:
+    """A square that cannot be read blocks commits; it is reported once it persists."""
+    reconciler = Reconciler()
+    reader = SyntheticReader(4)
+    board = after(STARTPOS_SFEN, ["7g7f"])
+    flat = np.full(29, 1.0 / 29)
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "5c", flat) for k in range(SETTLE_FRAMES)]
+    results = feed(reconciler, frames)
+    assert isinstance(results[0], Waiting)
+    assert "5c cannot be read clearly" in results[0].reason
+    assert all(not isinstance(r, MoveCommitted) for r in results)
+    assert isinstance(results[-1], Mismatch)
+    assert reconciler.moves == ()
+    reconciler.observe(reader.observe_board(board, 2.0, stable=False))  # the hand setting it right
+    fixed = decisions(feed(reconciler, [reader.observe_board(board, 2.1 + 0.1 * k) for k in range(4)]))
+    assert [r.moves for r in fixed if isinstance(r, MoveCommitted)] == [("7g7f",)]
+
+
+def test_hands_disagreeing_with_a_drop_are_asked_about() -> None:
+    """A silver seen on the board while the stands say a gold left: both explanations go to the player."""
+    sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LN1GKGSNL b SG 1"
+    board = after(sfen, ["S*5e"])
+    labels, hands = edited(board, {}, {"S": 1, "G": -1})
+    results = decisions(feed(Reconciler(sfen=sfen), still(SyntheticReader(5), labels, hands, 0.0, SETTLE_FRAMES)))
+    assert results and all(isinstance(r, Ambiguous) for r in results)
+    assert {c.text for c in results[-1].candidates} == {"S*5e", "G*5e"}
+
+
+def test_capture_waits_for_the_piece_stand() -> None:
+    """A capture is not committed while the stand still lacks the captured piece; it is once the stand shows it."""
+    sfen = "lnsgkgsnl/1r5b1/pppp1pppp/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b - 1"
+    reconciler = Reconciler(sfen=sfen)
+    reader = SyntheticReader(6)
+    board = after(sfen, ["5e5d"])
+    labels, _ = edited(board, {})
+    early = feed(reconciler, still(reader, labels, board_hands(cshogi.Board(sfen)), 0.0, SETTLE_FRAMES))
+    assert not any(isinstance(r, MoveCommitted) for r in early)
+    assert "piece stand" in decisions(early)[-1].messages[0]
+    late = decisions(feed(reconciler, still(reader, labels, board_hands(board), 2.0, 4)))
+    assert [r.moves for r in late] == [("5e5d",)]

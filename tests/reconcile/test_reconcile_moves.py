@@ -1,0 +1,188 @@
+"""Reconciliation commits every kind of legal move from noisy frames, exactly once."""
+
+from __future__ import annotations
+
+import cshogi
+import pytest
+from reconcile_scenes import after, decisions, feed, split_row, with_square
+
+from controller.reconcile import Mismatch, MoveCommitted, NoChange, Reconciler, Waiting
+from controller.reconcile.synthetic import NoiseModel, SyntheticReader
+from controller.rules.positions import STARTPOS_SFEN
+
+FACING_PAWNS = "lnsgkgsnl/1r5b1/pppp1pppp/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b - 1"
+OPEN_BISHOPS = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1"
+HANDS_FULL = "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1"
+PAWN_ON_2B = "4k4/7P1/9/9/9/9/9/9/4K4 b - 1"
+SILVER_ON_5D = "lnsgkgsnl/1r5b1/pppp1pppp/4S4/9/9/PPPPPPPPP/1B5R1/LN1GKGSNL b - 1"
+
+
+def _play(sfen: str, prior: list[str], moves: list[str], seed: int = 7, noise: NoiseModel | None = None) -> list:
+    """Results of feeding the frames of `moves` (made between two stable reads) after `prior` moves."""
+    reconciler = Reconciler(sfen=sfen, moves=prior)
+    reader = SyntheticReader(seed, noise)
+    board = after(sfen, prior)
+    first = feed(reconciler, [reader.observe_board(board, 0.0 + 0.1 * k) for k in range(3)])
+    assert all(isinstance(r, NoChange) for r in first), first
+    return decisions(feed(reconciler, reader.move_frames(board, moves, 1.0)))
+
+
+def _committed(results: list) -> list[tuple[str, ...]]:
+    assert all(isinstance(r, MoveCommitted) for r in results), results
+    return [r.moves for r in results]
+
+
+def test_plain_move() -> None:
+    """A pawn push is committed once, as that move."""
+    assert _committed(_play(STARTPOS_SFEN, [], ["7g7f"])) == [("7g7f",)]
+
+
+def test_capture() -> None:
+    """A capture is committed (the captured pawn on sente's stand)."""
+    assert _committed(_play(FACING_PAWNS, [], ["5e5d"])) == [("5e5d",)]
+
+
+@pytest.mark.parametrize("move", ["8h2b+", "8h2b"])
+def test_promotion_accepted_and_declined(move: str) -> None:
+    """A bishop capturing into the zone is committed promoted or not, as its face shows."""
+    assert _committed(_play(OPEN_BISHOPS, [], [move])) == [(move,)]
+
+
+SILVER_IN_ZONE = "4k4/9/4S4/9/9/9/9/9/4K4 b - 1"
+
+
+@pytest.mark.parametrize(
+    ("start", "move"),
+    [
+        (SILVER_ON_5D, "5d5c+"),
+        (SILVER_ON_5D, "5d5c"),
+        (SILVER_IN_ZONE, "5c4d+"),
+        (SILVER_IN_ZONE, "5c4d"),
+        (SILVER_IN_ZONE, "5c4b+"),
+        (SILVER_IN_ZONE, "5c4b"),
+    ],
+)
+def test_promotion_entering_leaving_and_inside_the_zone(start: str, move: str) -> None:
+    """A silver entering, leaving or moving inside the zone may promote or not; the face read decides."""
+    assert _committed(_play(start, [], [move])) == [(move,)]
+
+
+def test_forced_promotion() -> None:
+    """A pawn reaching the last rank can only promote: the only legal explanation is committed."""
+    assert _committed(_play(PAWN_ON_2B, [], ["2b2a+"])) == [("2b2a+",)]
+
+
+@pytest.mark.parametrize("kind", list("RBGSNLP"))
+@pytest.mark.parametrize("side", ["sente", "gote"])
+def test_drop_of_each_kind(kind: str, side: str) -> None:
+    """A drop is committed with the kind seen on the square and taken from the right stand."""
+    sfen = HANDS_FULL if side == "sente" else HANDS_FULL.replace(" b ", " w ")
+    move = f"{kind}*5e"
+    assert _committed(_play(sfen, [], [move])) == [(move,)]
+
+
+@pytest.mark.parametrize(("prior", "move"), [([], "5i5h"), (["7g7f"], "5a4b"), (["5i5h", "5a5b"], "5h4h")])
+def test_king_moves(prior: list[str], move: str) -> None:
+    """King moves are committed for either side."""
+    assert _committed(_play(STARTPOS_SFEN, prior, [move])) == [(move,)]
+
+
+def test_two_moves_between_reads() -> None:
+    """A fast reply made before the board was read stable again is committed as a pair."""
+    assert _committed(_play(STARTPOS_SFEN, [], ["7g7f", "3c3d"])) == [("7g7f", "3c3d")]
+
+
+def test_drop_answered_by_capture_between_reads() -> None:
+    """A drop and its capture in one gap are found among the pruned pairs."""
+    sfen = "4k4/9/4s4/9/9/9/9/9/4K4 b P 1"
+    assert _committed(_play(sfen, [], ["P*5d", "5c5d"])) == [("P*5d", "5c5d")]
+
+
+def test_game_state_advances_after_commit() -> None:
+    """After a commit the reconciler's moves include the move and the same board reads as no change."""
+    reconciler = Reconciler()
+    reader = SyntheticReader(3)
+    board = cshogi.Board()
+    feed(reconciler, reader.move_frames(board, ["2g2f"], 0.0))
+    assert reconciler.moves == ("2g2f",)
+    assert isinstance(reconciler.observe(reader.observe_board(board, 5.0)), NoChange)
+
+
+def test_expected_move_confirmed() -> None:
+    """A robot's announced move is confirmed when the board shows it."""
+    reconciler = Reconciler(moves=["7g7f"])
+    reconciler.expect("3c3d")
+    reader = SyntheticReader(4)
+    board = after(STARTPOS_SFEN, ["7g7f"])
+    results = decisions(feed(reconciler, reader.move_frames(board, ["3c3d"], 0.0)))
+    assert _committed(results) == [("3c3d",)]
+    assert reconciler.expected_move is None
+
+
+def test_expected_move_not_made_is_no_change() -> None:
+    """Until the robot's move appears, the board reads as unchanged."""
+    reconciler = Reconciler()
+    reconciler.expect("7g7f")
+    reader = SyntheticReader(5)
+    results = feed(reconciler, [reader.observe_board(cshogi.Board(), 0.1 * k) for k in range(5)])
+    assert all(isinstance(r, NoChange) for r in results)
+
+
+def test_other_legal_move_than_expected_is_a_mismatch() -> None:
+    """In assist mode, making a different move than the engine's is reported, not committed."""
+    reconciler = Reconciler()
+    reconciler.expect("7g7f")
+    reader = SyntheticReader(6)
+    results = decisions(feed(reconciler, reader.move_frames(cshogi.Board(), ["2g2f"], 0.0, stable=15)))
+    assert results and all(isinstance(r, Mismatch) for r in results)
+    assert "the move to make is 7g7f" in results[0].messages[0]
+    assert reconciler.moves == ()
+
+
+def test_unstable_frames_wait() -> None:
+    """While a hand is over the board nothing is decided."""
+    reconciler = Reconciler()
+    reader = SyntheticReader(8)
+    frames = reader.move_frames(cshogi.Board(), ["7g7f"], 0.0, stable=0)
+    results = feed(reconciler, frames)
+    assert results and all(r == Waiting("hands over the board") for r in results)
+
+
+def test_blurred_destination_waits_then_commits() -> None:
+    """A destination flagged unreliable delays the commit until it is seen."""
+    reconciler = Reconciler()
+    reader = SyntheticReader(9)
+    board = cshogi.Board()
+    board.push_usi("7g7f")
+    hidden = [reader.observe(*_position(board), 0.1 * k) for k in range(6)]
+    hidden = [type(o)(o.probs, o.hands, o.hand_confidence, frozenset({_index("7f")}), True, o.time) for o in hidden]
+    assert decisions(feed(reconciler, hidden)) == []
+    results = decisions(feed(reconciler, [reader.observe_board(board, 1.0 + 0.1 * k) for k in range(4)]))
+    assert _committed(results) == [("7g7f",)]
+
+
+def test_promotion_face_unreadable_is_not_guessed() -> None:
+    """When the moved silver's face reads half promoted, half not, the player is asked."""
+    reconciler = Reconciler(sfen=SILVER_ON_5D)
+    reader = SyntheticReader(10)
+    board = after(SILVER_ON_5D, ["5d5c+"])
+    frames = [
+        with_square(reader.observe_board(board, 0.1 * k), "5c", split_row({"+S": 0.5, "S": 0.48})) for k in range(15)
+    ]
+    results = decisions(feed(reconciler, frames))
+    assert results, "an ambiguity should be reported"
+    texts = {c.text for c in results[0].candidates}
+    assert texts == {"5d5c+", "5d5c"}
+    assert reconciler.moves == ()
+
+
+def _position(board: cshogi.Board) -> tuple:
+    from controller.reconcile.labels import board_hands, board_labels
+
+    return board_labels(board), board_hands(board)
+
+
+def _index(name: str) -> int:
+    from controller.reconcile.labels import square_index
+
+    return square_index(name)
