@@ -62,8 +62,8 @@ def connect() -> Iterator[Callable[..., GrblGantry]]:
     """Open gantries on device paths (closed at the end of the test)."""
     gantries: list[GrblGantry] = []
 
-    def open_(path: str, **kwargs: object) -> GrblGantry:
-        gantry = GrblGantry.open(path, timings=FAST_GANTRY, link_timings=FAST_LINK, **kwargs)  # type: ignore[arg-type]
+    def open_(path: str, **kwargs: Any) -> GrblGantry:
+        gantry = GrblGantry.open(path, timings=FAST_GANTRY, link_timings=FAST_LINK, **kwargs)
         gantries.append(gantry)
         return gantry
 
