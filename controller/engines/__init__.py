@@ -22,17 +22,16 @@ from controller.engines.errors import (
     EngineTimeout,
     EngineUnsupported,
 )
+from controller.engines.options import EngineOption, OptionType
 from controller.engines.position import EnginePosition
 from controller.engines.protocol import (
     BestMove,
     BestMoveKind,
     Bound,
-    EngineOption,
     GoLimits,
     Info,
     MateResult,
     MateStatus,
-    OptionType,
     Score,
 )
 from controller.engines.search import MateSearch, Search, SearchResult

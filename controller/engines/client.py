@@ -23,9 +23,10 @@ from controller.engines.errors import (
     EngineTimeout,
     EngineUnsupported,
 )
+from controller.engines.options import EngineOption, parse_option
 from controller.engines.position import EnginePosition
 from controller.engines.process import EngineProcess
-from controller.engines.protocol import EngineOption, GoLimits, parse_option
+from controller.engines.protocol import GoLimits
 from controller.engines.quirks import OPTION_ALIASES, EngineQuirks, quirks_for
 from controller.engines.search import MateSearch, RunningSearch, Search, SearchResult
 from controller.engines.spec import OptionValue, Timeouts

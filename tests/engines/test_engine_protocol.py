@@ -15,7 +15,8 @@ from controller.engines import (
     MateStatus,
     OptionType,
 )
-from controller.engines.protocol import parse_bestmove, parse_checkmate, parse_info, parse_option
+from controller.engines.options import parse_option
+from controller.engines.protocol import parse_bestmove, parse_checkmate, parse_info
 from controller.engines.quirks import FAIRY_STOCKFISH, GENERIC, GPSSHOGI, quirks_for
 from controller.engines.supervisor import spend
 

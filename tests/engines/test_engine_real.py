@@ -6,6 +6,8 @@ gpsusi takes a few seconds to start, so one instance (driven through SyncEngine)
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from collections.abc import Iterator
 
 import cshogi
@@ -21,6 +23,7 @@ from controller.engines import (
     GoLimits,
     MateStatus,
     SearchResult,
+    SupervisedEngine,
     SyncEngine,
     Timeouts,
     UsiEngine,
@@ -177,3 +180,27 @@ def test_default_engine_found_without_path() -> None:
     """Both Debian engines resolve with an empty PATH (they live in /usr/games)."""
     assert resolve_engine_path("fairy-stockfish", "").parent.name == "games"
     assert resolve_engine_path("gpsusi", "").name == "gpsusi"
+
+
+def test_killed_fairy_stockfish_is_restarted_mid_search() -> None:
+    """fairy-stockfish killed with SIGKILL during a 5 s search is detected at once, restarted, and the search
+    retried on the new process: the game gets a legal move well before the original budget."""
+    position = EnginePosition().push("7g7f", "3c3d")
+
+    async def run() -> tuple[SearchResult, int, float]:
+        engine = SupervisedEngine(EngineSpec("fairy-stockfish", timeouts=PATIENT))
+        await engine.start()
+        first_pid = engine.engine.pid
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.3, os.kill, first_pid, signal.SIGKILL)
+        started = loop.time()
+        result = await engine.play(position, GoLimits(btime_ms=0, wtime_ms=0, byoyomi_ms=1000))
+        elapsed = loop.time() - started
+        assert engine.engine.pid != first_pid
+        await engine.quit()
+        return result, engine.restarts, elapsed
+
+    result, restarts, elapsed = asyncio.run(run())
+    _assert_legal(position, result)
+    assert restarts == 1
+    assert elapsed < 0.3 + 1.0 + 3.0
