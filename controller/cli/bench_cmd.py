@@ -13,6 +13,7 @@ BENCH_MODULES: tuple[str, ...] = (
     "controller.bench.rules_bench",
     "controller.bench.gantry_bench",
     "controller.bench.render_bench",
+    "controller.bench.reconcile_bench",
 )
 
 
