@@ -145,3 +145,79 @@ def resolve_engine_path(engine: str, path_env: str | None = None, games_dir: Pat
     hint = INSTALL_HINTS.get(engine)
     how = f"install it with `{hint}`" if hint else "install it or give the path to its executable"
     raise EngineNotFound(f"USI engine {engine!r} not found on PATH or in {games_dir}: {how}")
+
+
+_LIMIT_KEYS = ("time_ms", "nodes", "depth", "skill_level")
+_TIMEOUT_KEYS = tuple(Timeouts.__dataclass_fields__)
+
+
+def spec_from_config(table: Mapping[str, object], where: str = "engine") -> EngineSpec:
+    """An `EngineSpec` from a TOML table such as::
+
+        [engine]
+        engine = "fairy-stockfish"      # or "gpsusi", or a path
+        time_ms = 1000                  # or nodes / depth
+        skill_level = 5
+        args = []
+        [engine.options]
+        USI_Hash = 64
+        [engine.timeouts]
+        launch_s = 10.0
+
+    Raises:
+        ValueError: an unknown key or a value of the wrong type, named with `where` (e.g. `engine.nodes`).
+    """
+    known = {"engine", "options", "timeouts", "args", *_LIMIT_KEYS}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise ValueError(f"[{where}]: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
+    engine = table.get("engine", DEFAULT_ENGINE)
+    if not isinstance(engine, str):
+        raise ValueError(f"{where}.engine must be text, got {engine!r}")
+    limits = EngineLimits(**{key: _int_or_none(table.get(key), f"{where}.{key}") for key in _LIMIT_KEYS})
+    return EngineSpec(
+        engine=engine,
+        options=_options(table.get("options", {}), f"{where}.options"),
+        limits=limits,
+        timeouts=_timeouts(table.get("timeouts", {}), f"{where}.timeouts"),
+        args=_args(table.get("args", []), f"{where}.args"),
+    )
+
+
+def _int_or_none(value: object, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{where} must be a whole number, got {value!r}")
+    return value
+
+
+def _options(value: object, where: str) -> dict[str, OptionValue]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where} must be a table of option = value")
+    out: dict[str, OptionValue] = {}
+    for name, item in value.items():
+        if not isinstance(item, str | int | bool):
+            raise ValueError(f"{where}.{name} must be text, a number or true/false, got {item!r}")
+        out[str(name)] = item
+    return out
+
+
+def _timeouts(value: object, where: str) -> Timeouts:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where} must be a table of seconds")
+    unknown = sorted(set(value) - set(_TIMEOUT_KEYS))
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(_TIMEOUT_KEYS)})")
+    seconds: dict[str, float] = {}
+    for key, item in value.items():
+        if isinstance(item, bool) or not isinstance(item, int | float):
+            raise ValueError(f"{where}.{key} must be a number of seconds, got {item!r}")
+        seconds[str(key)] = float(item)
+    return Timeouts(**seconds)
+
+
+def _args(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"{where} must be a list of text")
+    return tuple(value)

@@ -63,3 +63,13 @@ def test_analyse_command_with_fairy_stockfish(tmp_path: Path, capsys: pytest.Cap
     assert written.usi_moves == ["7g7f", "3c3d", "8h3c+", "2b3c"]
     assert all(move.comment.startswith("*解析 評価値") for move in written.moves)
     assert "悪手" in written.moves[2].comment
+
+
+def test_analyse_with_missing_engine_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing engine is reported (exit 1) with what to install or give, and nothing is written."""
+    source = tmp_path / "game.usi"
+    source.write_text("startpos moves 7g7f\n", encoding="utf-8")
+    out = tmp_path / "out.kifu"
+    assert main(["analyse", str(source), "--engine", "no-such-engine-xyz", "-o", str(out)]) == 1
+    assert "no-such-engine-xyz" in capsys.readouterr().err
+    assert not out.exists()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.engines import EngineLimits, EngineNotFound, EngineSpec, GoLimits, Timeouts, resolve_engine_path
+from controller.engines.spec import spec_from_config
 
 
 def _executable(path: Path) -> Path:
@@ -67,3 +68,25 @@ def test_limits_and_timeouts_are_validated() -> None:
         Timeouts(launch_s=0)
     assert EngineLimits(time_ms=250).go_limits() == GoLimits(movetime_ms=250)
     assert EngineLimits(skill_level=5).go_limits() is None
+
+
+def test_spec_from_config_table() -> None:
+    """A TOML-style table becomes a validated EngineSpec."""
+    spec = spec_from_config(
+        {"engine": "gpsusi", "time_ms": 800, "options": {"BookDepth": 0}, "timeouts": {"launch_s": 20}}
+    )
+    assert spec.engine == "gpsusi" and spec.limits.time_ms == 800
+    assert spec.options == {"BookDepth": 0} and spec.timeouts.launch_s == 20.0
+    assert spec_from_config({}).engine == "fairy-stockfish"
+
+
+def test_spec_from_config_names_bad_keys_and_values() -> None:
+    """Unknown keys and wrongly typed values are errors naming the key."""
+    with pytest.raises(ValueError, match=r"unknown key.*skill"):
+        spec_from_config({"skill": 3})
+    with pytest.raises(ValueError, match=r"engine\.nodes must be a whole number"):
+        spec_from_config({"nodes": "many"})
+    with pytest.raises(ValueError, match=r"engine\.timeouts: unknown key.*usiok_s"):
+        spec_from_config({"timeouts": {"usiok_s": 3}})
+    with pytest.raises(ValueError, match=r"engine\.options\.Hash"):
+        spec_from_config({"options": {"Hash": [1]}})
