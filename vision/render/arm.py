@@ -103,7 +103,7 @@ def draw_arm_shadow(shadow: np.ndarray, plane: Plane, camera: Camera, arm: Arm, 
         height = -outline[:, 2]
         flat = outline[:, :2] + np.column_stack([light.dx, light.dy]) * (height * light.shadow_per_mm)[:, None]
         px = np.round(plane.to_px(flat) * (1 << SHIFT)).astype(np.int64).clip(-(2**26), 2**26).astype(np.int32)
-        cv2.fillPoly(shadow, [px], 0.85, cv2.LINE_AA, SHIFT)
+        cv2.fillPoly(shadow, [px], 217, cv2.LINE_AA, SHIFT)
 
 
 def draw_arm(image: np.ndarray, camera: Camera, arm: Arm, rng: np.random.Generator) -> np.ndarray:

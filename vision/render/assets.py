@@ -2,7 +2,7 @@
 
 Files are `0<CSA>.png` (pointing up, sente) and, where the artwork differs from a half turn, `1<CSA>.png`
 (pointing down, gote); a missing gote file is the sente one turned by 180 degrees. Kings come as `OU` (王) and
-`GY` (玉). Sprites are cropped to the piece and stored BGRA; loaded ones are premultiplied float32 (read only).
+`GY` (玉). Sprites are cropped to the piece and stored BGRA; loaded ones are premultiplied uint8 (read only).
 Real pieces differ in size by kind: `PIECE_HEIGHT_MM` gives typical heights, `PIECE_THICKNESS_MM` thicknesses.
 """
 
@@ -26,8 +26,8 @@ PIECE_THICKNESS_MM = {"K": 9.0, "R": 8.5, "B": 8.5, "G": 8.0, "S": 8.0, "N": 7.5
 
 @dataclass(frozen=True)
 class Sprite:
-    """A premultiplied BGRA float32 sprite (HxWx4, colour already multiplied by alpha, alpha in 0..1) and the
-    mean colour of its opaque part (used for the piece's sides)."""
+    """A premultiplied BGRA uint8 sprite (HxWx4, colour already multiplied by alpha / 255) and the median
+    colour of its opaque part (used for the piece's sides)."""
 
     pixels: np.ndarray
     side_bgr: tuple[float, float, float]
@@ -79,10 +79,9 @@ def _read(path: Path) -> np.ndarray:
 
 
 def _sprite(bgra: np.ndarray) -> Sprite:
-    pixels = bgra.astype(np.float32)
-    alpha = pixels[..., 3:4] / 255.0
-    pixels[..., :3] *= alpha
-    pixels[..., 3:4] = alpha
+    alpha = bgra[..., 3:4].astype(np.float32) / 255.0
+    pixels = bgra.copy()
+    pixels[..., :3] = np.round(bgra[..., :3] * alpha).astype(np.uint8)
     opaque = bgra[..., 3] > 200
     colour = bgra[..., :3][opaque].astype(np.float32)
     side = np.median(colour, axis=0) if len(colour) else np.array([90.0, 140.0, 190.0])

@@ -20,6 +20,7 @@ from vision.render.pieces import (
     Light,
     PieceDraw,
     PieceTone,
+    apply_shadow,
     draw_piece_face,
     draw_piece_shadow,
     piece_patch,
@@ -79,13 +80,11 @@ def _square_canvas(
     draw_grid(canvas, plane, look)
     camera = Camera.from_pose(CameraPose.random(rng), (640, 480))
     light = Light.random(rng, effects)
-    shadow = np.zeros(canvas.shape[:2], np.float32)
+    shadow = np.zeros(canvas.shape[:2], np.uint8)
     patches = [piece_patch(plane, camera, d) for d in draws]
     for draw, patch in zip(draws, patches, strict=True):
         draw_piece_shadow(shadow, plane, draw, patch, light)
-    soft = cv2.GaussianBlur(shadow, (0, 0), max(0.5, 1.2 * scale))
-    factor = np.clip(255 * (1 - light.strength * soft), 0, 255).astype(np.uint8)
-    cv2.multiply(canvas, cv2.cvtColor(factor, cv2.COLOR_GRAY2BGR), canvas, scale=1 / 255)
+    apply_shadow(canvas, shadow, 1.2 * scale, light.strength)
     for draw, patch in zip(draws, patches, strict=True):
         draw_piece_face(canvas, cover, draw, patch)
     return canvas

@@ -80,8 +80,8 @@ def piece_size_mm(label: str, set_scale: float) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class FacePatch:
-    """A piece's face warped for the canvas: premultiplied BGRA patch, its top-left pixel, and the canvas offset
-    from where the piece's base appears to where its face appears (the sides fill that gap)."""
+    """A piece's face warped for the canvas: premultiplied uint8 BGRA patch, its top-left pixel, and the canvas
+    offset from where the piece's base appears to where its face appears (the sides fill that gap)."""
 
     pixels: np.ndarray
     origin: tuple[int, int]
@@ -99,7 +99,7 @@ def piece_patch(plane: Plane, camera: Camera, piece: PieceDraw) -> FacePatch:
     base_mm = foot + (centre - foot) * camera.parallax(piece.elevation_mm)
     pixels, origin = _warp_sprite(piece.sprite, plane, face_mm, piece.height_mm * k_face, piece.angle_deg)
     if piece.tint != (1.0, 1.0, 1.0):
-        pixels[..., :3] *= np.array(piece.tint, dtype=np.float32)
+        pixels = cv2.transform(pixels, np.diag([*piece.tint, 1.0]))
     lift = (face_mm - base_mm) * plane.scale
     return FacePatch(
         pixels,
@@ -111,11 +111,22 @@ def piece_patch(plane: Plane, camera: Camera, piece: PieceDraw) -> FacePatch:
 
 
 def draw_piece_shadow(shadow: np.ndarray, plane: Plane, piece: PieceDraw, patch: FacePatch, light: Light) -> None:
-    """Add the piece's silhouette, cast along the light from about half its height, to the shadow layer."""
+    """Add the piece's silhouette, cast along the light from about half its height, to the uint8 shadow layer."""
     fall = (piece.elevation_mm + piece.thickness_mm / 2) * light.shadow_per_mm + 0.6
     target = np.array(patch.base_mm) + np.array([light.dx, light.dy]) * fall
     shift = (target - np.array(patch.face_mm)) * plane.scale
-    _stamp_max(shadow, patch.pixels[..., 3], patch.origin[0] + shift[0], patch.origin[1] + shift[1])
+    alpha = cv2.extractChannel(patch.pixels, 3)
+    _stamp_max(shadow, alpha, patch.origin[0] + shift[0], patch.origin[1] + shift[1])
+
+
+def apply_shadow(canvas: np.ndarray, shadow: np.ndarray, blur_px: float, strength: float) -> None:
+    """Darken the canvas under the softened uint8 shadow layer (blurred at quarter resolution for speed)."""
+    h, w = shadow.shape
+    small = cv2.resize(shadow, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), max(0.5, blur_px / 4))
+    small = cv2.bitwise_not(cv2.convertScaleAbs(small, alpha=min(1.0, strength)))
+    factor = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    cv2.multiply(canvas, cv2.cvtColor(factor, cv2.COLOR_GRAY2BGR), canvas, scale=1.0 / 255.0)
 
 
 def draw_piece_face(canvas: np.ndarray, mask: np.ndarray, piece: PieceDraw, patch: FacePatch) -> None:
@@ -129,17 +140,18 @@ def draw_piece_face(canvas: np.ndarray, mask: np.ndarray, piece: PieceDraw, patc
         kernel = np.zeros((2 * reach + 1, 2 * reach + 1), np.uint8)
         cv2.line(kernel, (reach, reach), (reach - round(lx), reach - round(ly)), 1, 1)
         face = cv2.copyMakeBorder(pixels, reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0)
-        sides = cv2.dilate(face[..., 3], kernel) * (1.0 - face[..., 3])
-        colour = np.array([*piece.sprite.side_bgr, 255.0], dtype=np.float32) * np.float32(0.6)
-        colour[:3] *= np.array(piece.tint, dtype=np.float32)
-        colour[3] = 1.0
-        pixels = face + sides[..., None] * colour
+        alpha = cv2.extractChannel(face, 3)
+        sides = cv2.subtract(cv2.dilate(alpha, kernel), alpha)
+        colour = [c * t * 0.6 / 255.0 for c, t in zip(piece.sprite.side_bgr, piece.tint, strict=True)]
+        side = cv2.transform(sides[..., None], np.array([[*colour, 1.0]]).T)  # 1 channel -> premultiplied BGRA
+        pixels = cv2.add(face, side)
         ox, oy = ox - reach, oy - reach
     _blend(canvas, mask, pixels, ox, oy)
 
 
-def _warp_sprite(sprite: Sprite, plane: Plane, centre_mm: np.ndarray, height_mm: float, angle_deg: float
-                 ) -> tuple[np.ndarray, tuple[int, int]]:  # fmt: skip
+def _warp_sprite(
+    sprite: Sprite, plane: Plane, centre_mm: np.ndarray, height_mm: float, angle_deg: float
+) -> tuple[np.ndarray, tuple[int, int]]:
     """The sprite scaled to `height_mm` and turned, as a patch and its integer top-left on the canvas."""
     src = sprite.pixels
     sh, sw = src.shape[:2]
@@ -165,17 +177,17 @@ def _clip(shape: tuple[int, ...], ph: int, pw: int, x: int, y: int) -> tuple[sli
 
 
 def _blend(canvas: np.ndarray, mask: np.ndarray, patch: np.ndarray, x: int, y: int) -> None:
-    """Composite a premultiplied BGRA float patch onto the uint8 canvas."""
+    """Composite a premultiplied uint8 BGRA patch onto the uint8 canvas: out = under * (1 - alpha) + patch."""
     cut = _clip(canvas.shape, patch.shape[0], patch.shape[1], x, y)
     if cut is None:
         return
     cy, cx, py, px = cut
-    p = patch[py, px]
-    alpha = np.ascontiguousarray(p[..., 3])
-    keep = cv2.cvtColor(1.0 - alpha, cv2.COLOR_GRAY2BGR)
-    under = cv2.multiply(canvas[cy, cx], keep, dtype=cv2.CV_32F)
-    canvas[cy, cx] = cv2.add(under, np.ascontiguousarray(p[..., :3]), dtype=cv2.CV_8U)
-    mask[cy, cx] |= cv2.threshold(alpha, 0.5, 255, cv2.THRESH_BINARY)[1].astype(np.uint8)
+    p = np.ascontiguousarray(patch[py, px])
+    alpha = cv2.extractChannel(p, 3)
+    keep = cv2.cvtColor(cv2.bitwise_not(alpha), cv2.COLOR_GRAY2BGR)
+    under = cv2.multiply(canvas[cy, cx], keep, scale=1.0 / 255.0)
+    canvas[cy, cx] = cv2.add(under, cv2.cvtColor(p, cv2.COLOR_BGRA2BGR))
+    mask[cy, cx] |= cv2.threshold(alpha, 127, 255, cv2.THRESH_BINARY)[1]
 
 
 def _stamp_max(layer: np.ndarray, alpha: np.ndarray, x: float, y: float) -> None:
@@ -183,4 +195,4 @@ def _stamp_max(layer: np.ndarray, alpha: np.ndarray, x: float, y: float) -> None
     if cut is None:
         return
     cy, cx, py, px = cut
-    np.maximum(layer[cy, cx], alpha[py, px], out=layer[cy, cx])
+    layer[cy, cx] = cv2.max(layer[cy, cx], alpha[py, px])

@@ -33,6 +33,7 @@ from vision.render.pieces import (
     Light,
     PieceDraw,
     PieceTone,
+    apply_shadow,
     draw_piece_face,
     draw_piece_shadow,
     piece_patch,
@@ -199,26 +200,16 @@ def _draw_pieces(
     arm: Arm | None,
 ) -> None:
     """Shadows first (so no piece darkens its own face), then each piece's sides and face."""
-    shadow = np.zeros(canvas.shape[:2], np.float32)
+    shadow = np.zeros(canvas.shape[:2], np.uint8)
     patches = [piece_patch(plane, camera, d) for d in draws]
     for draw, patch in zip(draws, patches, strict=True):
         draw_piece_shadow(shadow, plane, draw, patch, light)
     if arm is not None:
         draw_arm_shadow(shadow, plane, camera, arm, light)
     if light.strength > 0:
-        _apply_shadow(canvas, shadow, plane.scale, light.strength)
+        apply_shadow(canvas, shadow, 1.6 * plane.scale, light.strength)
     for draw, patch in zip(draws, patches, strict=True):
         draw_piece_face(canvas, cover, draw, patch)
-
-
-def _apply_shadow(canvas: np.ndarray, shadow: np.ndarray, scale: float, strength: float) -> None:
-    """Darken the canvas under the (softened) shadow layer; blurred at quarter resolution for speed."""
-    h, w = shadow.shape
-    small = cv2.resize(shadow, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (0, 0), max(0.5, 0.4 * scale))
-    small = np.clip(255.0 * (1.0 - strength * small), 0, 255).astype(np.uint8)
-    factor = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    cv2.multiply(canvas, cv2.cvtColor(factor, cv2.COLOR_GRAY2BGR), canvas, scale=1.0 / 255.0)
 
 
 def _warp_onto(image: np.ndarray, canvas: np.ndarray, cover: np.ndarray, plane: Plane, camera: Camera) -> None:
