@@ -22,6 +22,7 @@ Public API:
   (a Transport on a simulated `SimClock`: `GrblGantry(GrblLink(t, t.clock))`, no real waiting, for benchmarks).
   `HeadEvent(time_s, kind, x_mm, y_mm, z_mm, detail)`: `kind` in grip/release/move/home/alarm/reset/
   disconnect, at the physical head position.
+- Fake flavours (`FakeGrblConfig.flavour`): GRBL 1.1h (default), grblHAL, FluidNC (banners, CRLF, boot noise).
 - Fake machine frame: homing sets 0,0,0; X in [0, $130], Y in [0, $131], Z in [-$132, 0] (0 = top).
 """
 

@@ -39,6 +39,18 @@ FAST_MOTION: Mapping[int, float] = MappingProxyType(
 """Overrides that make the fake move fast (tests and quick simulations)."""
 
 
+class Flavour(enum.StrEnum):
+    """Which firmware the fake imitates where they differ on the wire."""
+
+    GRBL = "grbl"
+    """GRBL 1.1h: `Grbl 1.1h ['$' for help]`; CR and LF each end a line (CRLF gives two `ok`s)."""
+    GRBLHAL = "grblhal"
+    """grblHAL: `GrblHAL 1.1f ['$' or '$HELP' for help]`; CRLF is one line end (pair with rx_buffer_bytes=1024)."""
+    FLUIDNC = "fluidnc"
+    """FluidNC (ESP32): `Grbl 3.7 [FluidNC v3.7.10 (wifi) '$' for help]` after `[MSG:INFO: ...]` boot lines;
+    CRLF is one line end (pair with reset_on_open=False)."""
+
+
 class HeadEventKind(enum.StrEnum):
     """What the emulated head did."""
 
@@ -168,6 +180,7 @@ class FakeGrblConfig:
     reset_on_open: bool = True
     """Uno-style auto-reset when the port is opened; False for ESP32 boards (FluidNC)."""
     rx_buffer_bytes: int = 128
+    flavour: Flavour = Flavour.GRBL
     faults: FaultConfig = field(default_factory=FaultConfig)
 
     def __post_init__(self) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from firmware_bridge import fake_reports as text
-from firmware_bridge.fake_config import FakeGrblConfig, FaultKind, HeadEvent, HeadEventKind
+from firmware_bridge.fake_config import FakeGrblConfig, FaultKind, Flavour, HeadEvent, HeadEventKind
 from firmware_bridge.fake_faults import FaultSchedule
 from firmware_bridge.fake_gcode import Block, LineError, Modal, beyond_travel, clean, parse_block, parse_setting
 from firmware_bridge.fake_motion import Block as PlannedBlock
@@ -65,6 +65,7 @@ class FakeGrbl:
         self._modal = Modal()
         self._jogging = False
         self._ring = bytearray()
+        self._after_cr = False
         self._out: deque[tuple[float, bytes]] = deque()
         self._last_due = now
         self._job: Iterator[_Wait] | None = None
@@ -215,11 +216,16 @@ class FakeGrbl:
         return wait.until is None or now >= wait.until
 
     def _pop_line(self) -> str | None:
+        """The next line; grblHAL and FluidNC take CRLF as one line end, GRBL 1.1 as two."""
+        if self._after_cr and self._ring[:1] == b"\n" and self.config.flavour is not Flavour.GRBL:
+            del self._ring[:1]
         ends = [i for i in (self._ring.find(b"\n"), self._ring.find(b"\r")) if i >= 0]
         if not ends:
+            self._after_cr = self._after_cr and not self._ring
             return None
         end = min(ends)
         raw = self._ring[:end].decode("ascii", errors="replace")
+        self._after_cr = self._ring[end] == ord("\r")
         del self._ring[: end + 1]
         return raw
 
@@ -376,11 +382,12 @@ class FakeGrbl:
 
     def _finish_boot(self, now: float) -> None:
         self._now = now
+        self._emit(text.BOOT_NOISE[self.config.flavour])
         self._announce()
 
     def _announce(self) -> None:
         self._state = DeviceState.ALARM if self._locked else DeviceState.READY
-        self._emit(text.BANNER)
+        self._emit(text.BANNERS[self.config.flavour])
         if self._locked:
             self._emit(text.UNLOCK_HINT)
 

@@ -7,14 +7,29 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from types import MappingProxyType
 
-from firmware_bridge.fake_config import INTEGER_SETTINGS
+from firmware_bridge.fake_config import INTEGER_SETTINGS, Flavour
 from firmware_bridge.fake_gcode import Modal
 
 Vec = tuple[float, float, float]
 
-BANNER = b"\r\nGrbl 1.1h ['$' for help]\r\n"
-"""GRBL prints an empty line first, then the banner."""
+BANNERS: Mapping[Flavour, bytes] = MappingProxyType(
+    {
+        Flavour.GRBL: b"\r\nGrbl 1.1h ['$' for help]\r\n",
+        Flavour.GRBLHAL: b"GrblHAL 1.1f ['$' or '$HELP' for help]\r\n",
+        Flavour.FLUIDNC: b"\r\nGrbl 3.7 [FluidNC v3.7.10 (wifi) '$' for help]\r\n",
+    }
+)
+"""Start-up banners (GRBL prints an empty line first)."""
+BOOT_NOISE: Mapping[Flavour, bytes] = MappingProxyType(
+    {
+        Flavour.GRBL: b"",
+        Flavour.GRBLHAL: b"",
+        Flavour.FLUIDNC: b"ets Jun  8 2016 00:22:57\r\n[MSG:INFO: FluidNC v3.7.10 https://github.com/bdring/FluidNC]\r\n",
+    }
+)
+"""What a board prints on power-on before its banner (the ESP32 boot ROM, FluidNC's info lines)."""
 UNLOCK_HINT = b"[MSG:'$H'|'$X' to unlock]\r\n"
 RESET_TO_CONTINUE = b"[MSG:Reset to continue]\r\n"
 UNLOCKED = b"[MSG:Caution: Unlocked]\r\n"
