@@ -33,6 +33,12 @@ def register(subparsers: Any) -> None:
         help="fault injection, e.g. 'alarm_after_lines=5,fault_delay_s=0.1' or 'missing_ok_lines=3;7'",
     )
     grbl.add_argument("--fast", action="store_true", help="fast motion settings (for quick simulations)")
+    grbl.add_argument(
+        "--flavour",
+        choices=("grbl", "grblhal", "fluidnc"),
+        default="grbl",
+        help="firmware to imitate (banner, line ends; fluidnc: also use --no-reset-on-open)",
+    )
     grbl.add_argument("--boot-delay", type=float, default=0.5, help="seconds from port open to banner")
     grbl.add_argument(
         "--no-reset-on-open", action="store_true", help="behave like an ESP32 board (no auto-reset on open)"
@@ -43,12 +49,15 @@ def register(subparsers: Any) -> None:
 
 def _run_grbl(args: argparse.Namespace) -> int:
     from firmware_bridge import FAST_MOTION, FakeGrblConfig, FakeGrblServer, FaultConfig, HeadEvent
+    from firmware_bridge.fake_config import Flavour
 
     try:
         config = FakeGrblConfig(
             settings=FAST_MOTION if args.fast else {},
             boot_delay_s=args.boot_delay,
             reset_on_open=not args.no_reset_on_open,
+            flavour=Flavour(args.flavour),
+            rx_buffer_bytes=128 if args.flavour == "grbl" else 1024,
             faults=FaultConfig.parse(args.faults),
         )
     except ValueError as exc:
