@@ -22,9 +22,6 @@ from controller.game.clock import GameClock
 from controller.game.commands import (
     Announce,
     Command,
-    ExecuteMove,
-    ExpectMove,
-    ExpectPosition,
     ReadBoard,
     StartJournal,
     StopEngine,
@@ -51,21 +48,24 @@ from controller.game.events import (
     TransferFailed,
 )
 from controller.game.journal import ResumedGame
+from controller.game.opponent import engine_moved, opponent_move_seen, remote_moved, transfer_done, transfer_failed
 from controller.game.prompts import answer, apply_takeback, ask_ambiguous, ask_takeback
-from controller.game.settings import GameSettings, MoveSource, OpponentKind
+from controller.game.settings import GameSettings, MoveSource
 from controller.game.state import GameState, Phase, PlayedMove
 from controller.game.turns import (
     Step,
     assist_text,
-    commit,
+    declare_now,
     engine_busy,
     enter_turn,
     game_over,
-    illegal_reason,
+    human_moves,
     mismatch,
+    reconciler_position,
     start_opponent_move,
+    synced,
 )
-from controller.rules.types import Color, GameResult, Termination
+from controller.rules.types import GameResult, Termination
 
 IN_PLAY = frozenset(
     {Phase.WAIT_HUMAN, Phase.ENGINE_THINKING, Phase.ROBOT_MOVING, Phase.ASSIST_WAIT, Phase.PROMPT, Phase.MISMATCH}
@@ -135,133 +135,23 @@ def _board_move(state: GameState, event: BoardMoveSeen, now: float) -> Step:
     if not moves:
         return state, []
     if state.phase is Phase.WAIT_HUMAN or (state.phase is Phase.MISMATCH and state.resume is Phase.WAIT_HUMAN):
-        return _human_moves(replace(state, phase=Phase.WAIT_HUMAN), moves, now)
+        return human_moves(replace(state, phase=Phase.WAIT_HUMAN), moves, now)
     if state.phase in (Phase.ASSIST_WAIT, Phase.ROBOT_MOVING):
-        return _opponent_move_seen(state, moves, now)
+        return opponent_move_seen(state, moves, now)
     if state.phase is Phase.ENGINE_THINKING:
         text = f"It is the {state.settings.opponent.value}'s turn: please take back {moves[0]}."
         return mismatch(state, [], Phase.ENGINE_THINKING, (text,), sync=True)
     if state.phase is Phase.PROMPT and state.prompt is not None and tuple(moves) in state.prompt.moves:
         chosen = state.prompt.options[state.prompt.moves.index(tuple(moves))]
         outcome = answer(state, chosen, now)
-        return _human_moves(outcome.state, moves, now)
+        return human_moves(outcome.state, moves, now)
     if state.phase in (Phase.SETUP_CHECK, Phase.RESET):
         text = f"The board is not at the starting position ({moves[0]} seems played): please set it back."
         announce = [] if state.messages == (text,) else [Announce(text)]
-        return replace(state, messages=(text,)), [*announce, _reconciler_position(state)]
+        return replace(state, messages=(text,)), [*announce, reconciler_position(state)]
     if state.phase in (Phase.MISMATCH, Phase.PROMPT):
-        return state, [_reconciler_position(state)]
+        return state, [reconciler_position(state)]
     return state, []
-
-
-def _synced(step: Step) -> Step:
-    """`step`, telling the reconciler our game when it decided nothing itself (an ambiguity resolved here)."""
-    state, commands = step
-    if any(isinstance(c, ExpectPosition) for c in commands):
-        return state, commands
-    return state, [*commands, _reconciler_position(state)]
-
-
-def _reconciler_position(state: GameState) -> ExpectPosition:
-    """Where the reconciler's game must be: ours, minus the opponent's move while it is not yet on the board."""
-    if state.pending is not None and state.phase in (Phase.ASSIST_WAIT, Phase.ROBOT_MOVING, Phase.MISMATCH):
-        return state.expect_position(len(state.moves) - 1)
-    return state.expect_position()
-
-
-def _human_moves(state: GameState, moves: Sequence[str], now: float) -> Step:
-    """Commit a human's move (or two, in record mode), each ruled on; then start the next turn."""
-    commands: list[Command] = []
-    at = now if state.move_time_at is None else state.move_time_at
-    for index, usi in enumerate(moves):
-        if index > 0:
-            if state.settings.is_opponent(state.side_to_move):
-                text = f"One move at a time: {usi} was not expected; please take it back."
-                return mismatch(state, commands, None, (text,), sync=True)
-            state, started = enter_turn(state, at)
-            commands += started
-            at = now
-        reason = illegal_reason(state, usi)
-        if reason is not None:
-            return mismatch(state, commands, Phase.WAIT_HUMAN, (reason,), sync=True)
-        state, more, result = commit(state, usi, MoveSource.HUMAN, at)
-        commands += more
-        if result is not None:
-            return game_over(state, result, commands)
-    state, started = enter_turn(state, now)
-    return state, commands + started
-
-
-def _opponent_move_seen(state: GameState, moves: Sequence[str], now: float) -> Step:
-    """The board shows a move while the opponent's move is awaited: it must be that move (then maybe more).
-
-    Seen by the camera, the move is confirmed even before the gantry reports done (a stable frame means the arm
-    is out of the way); the human's clock starts now.
-    """
-    if state.pending is None:
-        return state, []
-    if moves[0] != state.pending:
-        text = f"{moves[0]} is not the {state.settings.opponent.value}'s move: please play {state.pending} instead."
-        return state, [Announce(text), _reconciler_position(state), ExpectMove(state.pending)]
-    state, commands = enter_turn(state, now)
-    if len(moves) == 1:
-        return state, commands
-    state, more = _human_moves(state, moves[1:], now)
-    return state, commands + more
-
-
-def _opponent_moved(state: GameState, usi: str, kind: OpponentKind, now: float) -> Step:
-    waiting = state.phase is Phase.ENGINE_THINKING or (
-        state.phase is Phase.MISMATCH and state.resume is Phase.ENGINE_THINKING
-    )
-    if not waiting or state.settings.opponent is not kind:
-        return state, []
-    side = state.side_to_move
-    if usi == "resign":
-        return game_over(state, rulings.resignation(side), [], stop_engine=False)
-    if usi == "win":
-        return _declare_now(state, side, now)
-    reason = illegal_reason(state, usi)
-    if reason is not None:
-        return game_over(state, rulings.illegal(side, reason), [], stop_engine=False)
-    state, commands, result = commit(state, usi, state.settings.opponent_source, now)
-    commands.append(Announce(f"The {kind.value} plays {usi}."))
-    state = replace(state, pending=usi, retried=False)
-    if result is not None:
-        if state.settings.gantry:
-            commands.append(ExecuteMove(usi, state.sfen(len(state.moves) - 1)))
-        return game_over(state, result, commands, stop_engine=False)
-    if state.phase is Phase.MISMATCH:
-        resume = Phase.ROBOT_MOVING if state.settings.gantry else Phase.ASSIST_WAIT
-        return replace(state, resume=resume), [*commands, Announce("Set the board right first.")]
-    state, more = start_opponent_move(state)
-    return state, commands + more
-
-
-def _engine_moved(state: GameState, event: EngineMoved, now: float) -> Step:
-    return _opponent_moved(state, event.usi, OpponentKind.ENGINE, now)
-
-
-def _remote_moved(state: GameState, event: RemoteMoved, now: float) -> Step:
-    return _opponent_moved(state, event.usi, OpponentKind.REMOTE, now)
-
-
-def _transfer_done(state: GameState, _event: TransferDone, _now: float) -> Step:
-    if state.phase is Phase.ROBOT_MOVING:
-        return replace(state, transfer_done=True), []
-    return state, []
-
-
-def _transfer_failed(state: GameState, event: TransferFailed, _now: float) -> Step:
-    if state.phase is not Phase.ROBOT_MOVING or state.pending is None:
-        return state, []
-    if not state.retried:
-        state, commands = start_opponent_move(state)
-        text = f"The robot's move failed ({event.detail}); retrying."
-        return replace(state, retried=True), [Announce(text), *commands]
-    state, commands = start_opponent_move(replace(state, retried=True))
-    text = f"The robot could not play its move ({event.detail})."
-    return state, [Announce(text), *commands]
 
 
 def _mismatch_seen(state: GameState, event: MismatchSeen, _now: float) -> Step:
@@ -296,11 +186,11 @@ def _ambiguous_seen(state: GameState, event: AmbiguousSeen, now: float) -> Step:
     if not candidates:
         return state, []
     if len(candidates) == 1:
-        return _synced(_board_move(state, BoardMoveSeen(candidates[0]), now))
+        return synced(_board_move(state, BoardMoveSeen(candidates[0]), now))
     if state.phase in (Phase.ASSIST_WAIT, Phase.ROBOT_MOVING):
         matching = [c for c in candidates if c[0] == state.pending]
         if matching:
-            return _synced(_opponent_move_seen(state, min(matching, key=len), now))
+            return synced(opponent_move_seen(state, min(matching, key=len), now))
         return state, [Announce(assist_text(state))] if state.phase is Phase.ASSIST_WAIT else []
     if state.phase is Phase.WAIT_HUMAN or (state.phase is Phase.MISMATCH and state.resume is Phase.WAIT_HUMAN):
         return ask_ambiguous(replace(state, phase=Phase.WAIT_HUMAN), candidates, now)
@@ -313,7 +203,7 @@ def _prompt_answered(state: GameState, event: PromptAnswered, now: float) -> Ste
     outcome = answer(state, event.answer, now)
     if outcome.moves is None:
         return outcome.state, outcome.commands
-    return _synced(_human_moves(outcome.state, outcome.moves, now))
+    return synced(human_moves(outcome.state, outcome.moves, now))
 
 
 def _button(state: GameState, event: ButtonPressed, now: float) -> Step:
@@ -345,15 +235,7 @@ def _declare(state: GameState, event: Declare, now: float) -> Step:
     human_turn = state.phase is Phase.WAIT_HUMAN or (state.phase is Phase.MISMATCH and state.resume is Phase.WAIT_HUMAN)
     if not human_turn or event.side is not state.side_to_move:
         return state, [Announce(f"{rulings.name(event.side).capitalize()} can declare only on their own turn.")]
-    return _declare_now(state, event.side, now)
-
-
-def _declare_now(state: GameState, side: Color, now: float) -> Step:
-    """Judge `side`'s declaration on its own turn (its clock is charged up to now)."""
-    if state.clock.running is not None:
-        state = replace(state, clock=state.clock.stop(now)[0])
-    result = rulings.declaration(state.settings.start_sfen, state.usi_moves, side, state.settings.impasse)
-    return game_over(state, result, [], stop_engine=False)
+    return declare_now(state, event.side, now)
 
 
 def _tick(state: GameState, _event: Tick, _now: float) -> Step:
@@ -380,10 +262,10 @@ def _abort(state: GameState, event: Abort, _now: float) -> Step:
 _HANDLERS: dict[type, Callable[[GameState, Any, float], Step]] = {
     BoardConfirmed: _board_confirmed,
     BoardMoveSeen: _board_move,
-    EngineMoved: _engine_moved,
-    RemoteMoved: _remote_moved,
-    TransferDone: _transfer_done,
-    TransferFailed: _transfer_failed,
+    EngineMoved: engine_moved,
+    RemoteMoved: remote_moved,
+    TransferDone: transfer_done,
+    TransferFailed: transfer_failed,
     MismatchSeen: _mismatch_seen,
     TakebackSeen: _takeback_seen,
     AmbiguousSeen: _ambiguous_seen,

@@ -1,5 +1,6 @@
-"""The transitions the state machine's handlers share: starting a turn, committing a move, starting the
-opponent's move on the board, entering MISMATCH, and ending the game.
+"""The transitions the state machine's handlers share: starting a turn, committing the human's moves, starting
+the opponent's move on the board, entering MISMATCH, keeping the reconciler's game in step with ours, judging a
+declaration, and ending the game.
 
 Owns: the order of commands around a committed move (the journal entry first, then whatever acts on it) and the
 clock operations that go with each transition. Pure: every function takes a state and returns a new one with
@@ -8,6 +9,7 @@ the commands to carry out.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from controller.game import rulings
@@ -18,6 +20,7 @@ from controller.game.commands import (
     EndGame,
     ExecuteMove,
     ExpectMove,
+    ExpectPosition,
     SaveJournal,
     StartClock,
     StopClock,
@@ -27,7 +30,7 @@ from controller.game.entries import MoveEntry, ResultEntry
 from controller.game.settings import MoveSource
 from controller.game.state import GameState, Phase, PlayedMove
 from controller.rules.referee import check_move, legal_usi_moves
-from controller.rules.types import GameResult
+from controller.rules.types import Color, GameResult
 
 Step = tuple[GameState, list[Command]]
 
@@ -142,3 +145,49 @@ def game_over(
         move_time_at=None,
     )
     return state, commands
+
+
+def synced(step: Step) -> Step:
+    """`step`, telling the reconciler our game when it decided nothing itself (an ambiguity resolved here)."""
+    state, commands = step
+    if any(isinstance(c, ExpectPosition) for c in commands):
+        return state, commands
+    return state, [*commands, reconciler_position(state)]
+
+
+def reconciler_position(state: GameState) -> ExpectPosition:
+    """Where the reconciler's game must be: ours, minus the opponent's move while it is not yet on the board."""
+    if state.pending is not None and state.phase in (Phase.ASSIST_WAIT, Phase.ROBOT_MOVING, Phase.MISMATCH):
+        return state.expect_position(len(state.moves) - 1)
+    return state.expect_position()
+
+
+def human_moves(state: GameState, moves: Sequence[str], now: float) -> Step:
+    """Commit a human's move (or two, in record mode), each ruled on; then start the next turn."""
+    commands: list[Command] = []
+    at = now if state.move_time_at is None else state.move_time_at
+    for index, usi in enumerate(moves):
+        if index > 0:
+            if state.settings.is_opponent(state.side_to_move):
+                text = f"One move at a time: {usi} was not expected; please take it back."
+                return mismatch(state, commands, None, (text,), sync=True)
+            state, started = enter_turn(state, at)
+            commands += started
+            at = now
+        reason = illegal_reason(state, usi)
+        if reason is not None:
+            return mismatch(state, commands, Phase.WAIT_HUMAN, (reason,), sync=True)
+        state, more, result = commit(state, usi, MoveSource.HUMAN, at)
+        commands += more
+        if result is not None:
+            return game_over(state, result, commands)
+    state, started = enter_turn(state, now)
+    return state, commands + started
+
+
+def declare_now(state: GameState, side: Color, now: float) -> Step:
+    """Judge `side`'s declaration on its own turn (its clock is charged up to now)."""
+    if state.clock.running is not None:
+        state = replace(state, clock=state.clock.stop(now)[0])
+    result = rulings.declaration(state.settings.start_sfen, state.usi_moves, side, state.settings.impasse)
+    return game_over(state, result, [], stop_engine=False)

@@ -176,3 +176,15 @@ def test_countdown_calls_sudden_death_counts_the_last_seconds() -> None:
     """It should count the last five seconds when no byoyomi follows."""
     clock = GameClock.new(ClockConfig(main_s=20)).start(W, 0.0)
     assert countdown_calls(clock.reading(W, 14.5), clock.reading(W, 17.5)) == ["5", "4", "3"]
+
+
+def test_go_args_feed_the_engine_client() -> None:
+    """It should give arguments the USI client's GoLimits takes field for field, with the same `go` line."""
+    from dataclasses import asdict
+
+    from controller.engines.protocol import GoLimits
+
+    for config in (ClockConfig(main_s=90, byoyomi_s=5), ClockConfig(main_s=60, increment_s=1)):
+        args = GameClock.new(config).start(W, 0.0).go_args(2.5)
+        assert args is not None
+        assert GoLimits(**asdict(args)).go_command() == "go " + args.usi()

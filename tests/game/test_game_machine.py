@@ -430,3 +430,14 @@ def test_resumed_game_checks_the_board_then_continues() -> None:
     assert state.phase is Phase.SETUP_CHECK and "3c3d" in of_type(commands, Announce)[0].text
     state, commands = step(state, BoardConfirmed(), 100.0)
     assert state.phase is Phase.WAIT_HUMAN and not of_type(commands, StartJournal) and StartClock(B) in commands
+
+
+def test_repetition_is_a_draw() -> None:
+    """It should rule the fourth occurrence of a position without perpetual check a draw."""
+    driver = Driver.started(record_settings())
+    shuffle = ["5i5h", "5a5b", "5h5i", "5b5a"] * 3
+    for t, usi in enumerate(shuffle, start=1):
+        driver.send(BoardMoveSeen((usi,)), float(t))
+    result = driver.state.result
+    assert driver.state.phase is Phase.GAME_OVER and result is not None
+    assert (result.termination, result.winner, len(driver.state.moves)) == (Termination.REPETITION, None, 12)
