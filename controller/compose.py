@@ -12,11 +12,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from controller.planning.executor import AskHuman, Executor, Interruption
 from controller.planning.model import Transfer
 from controller.planning.state import PhysicalState
+from hardware.devices import DeviceHandlers, Devices, build_devices
+from hardware.geometry import Side
 from hardware.gpio_backend import GpioBackend
 from hardware.gpio_settings import GpioBackendKind, GpioSettings
 from hardware.settings import HardwareSettings, load_settings
@@ -48,6 +50,41 @@ def gpio_backend(settings: GpioSettings, clock: MonotonicClock | None = None) ->
     from hardware.gpio_rpi import RpiGpio
 
     return RpiGpio()
+
+
+class Holdable(Protocol):
+    """What the emergency stop needs from the gantry: a real-time feed hold."""
+
+    def hold(self) -> None:
+        """Decelerate and stop at once (GRBL `!`)."""
+        ...
+
+
+def panel(
+    backend: GpioBackend,
+    settings: GpioSettings,
+    gantry: Holdable,
+    *,
+    on_move_done: Callable[[Side], None],
+    on_clock: Callable[[Side], None],
+) -> Devices:
+    """The GPIO devices, with the emergency stop wired to feed hold and to releasing every Pi-driven output.
+
+    An M8 (firmware) magnet is not switched off here: GRBL runs M9 only after the held motion, so the gantry
+    stays in Hold with the piece held until a person decides (a reset would drop it where it is).
+    """
+    holder: list[Devices] = []
+
+    def emergency_stop() -> None:
+        with contextlib.suppress(Exception):  # the e-stop must reach the outputs even if the link is dead
+            gantry.hold()
+        for device in holder:
+            device.all_off()
+
+    handlers = DeviceHandlers(on_move_done=on_move_done, on_clock=on_clock, on_emergency_stop=emergency_stop)
+    devices = build_devices(backend, settings, handlers)
+    holder.append(devices)
+    return devices
 
 
 def firmware_faults() -> tuple[type[BaseException], ...]:

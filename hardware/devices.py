@@ -135,6 +135,16 @@ class Devices:
     leds: dict[str, Output]
     estop: EmergencyStop | None
 
+    def all_off(self) -> None:
+        """De-energise every output the Pi drives (gripper, LEDs except the error LED, which goes on)."""
+        if self.gripper is not None:
+            self.gripper.off()
+        for name, led in self.leds.items():
+            if name == "error":
+                led.on()
+            else:
+                led.off()
+
 
 def build_devices(backend: GpioBackend, cfg: GpioSettings, handlers: DeviceHandlers) -> Devices:
     """Set up every pin the config names, on `backend`."""

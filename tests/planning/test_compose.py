@@ -1,0 +1,54 @@
+"""The composition root: explicit real/fake choice, and the emergency stop wiring."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import pytest
+
+from controller import compose
+from hardware.errors import GpioError
+from hardware.gpio_fake import FakeGpio
+from hardware.gpio_settings import GpioBackendKind
+from hardware.settings import load_settings
+
+
+class ManualClock:
+    def now(self) -> float:
+        return 0.0
+
+
+class HoldRecorder:
+    def __init__(self) -> None:
+        self.holds = 0
+
+    def hold(self) -> None:
+        self.holds += 1
+
+
+def test_fake_backend_is_built_when_the_config_says_fake() -> None:
+    """`backend = "fake"` gives the recording fake."""
+    assert isinstance(compose.gpio_backend(load_settings(None).gpio), FakeGpio)
+
+
+def test_real_backend_fails_loudly_without_rpi_gpio(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`backend = "rpi"` without the RPi.GPIO module is an error naming the package, not a silent fake."""
+    monkeypatch.setitem(sys.modules, "RPi.GPIO", None)
+    settings = dataclasses.replace(load_settings(None).gpio, backend=GpioBackendKind.RPI)
+    with pytest.raises(GpioError, match="rpi-lgpio"):
+        compose.gpio_backend(settings)
+
+
+def test_emergency_stop_holds_the_gantry_and_switches_outputs_off() -> None:
+    """Pressing the e-stop sends a feed hold, switches the Pi-driven gripper off and lights the error LED."""
+    gpio = FakeGpio(ManualClock())
+    settings = dataclasses.replace(load_settings(None).gpio, gripper_pin=23)
+    gantry = HoldRecorder()
+    devices = compose.panel(gpio, settings, gantry, on_move_done=lambda _s: None, on_clock=lambda _s: None)
+    assert devices.gripper is not None
+    devices.gripper.on()
+    gpio.press(26)
+    assert gantry.holds == 1
+    assert devices.gripper.is_on is False
+    assert devices.leds["error"].is_on and not devices.leds["ready"].is_on
