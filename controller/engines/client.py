@@ -66,7 +66,6 @@ class UsiEngine:
         self.quirks: EngineQuirks = quirks_for("")
         self.state = EngineState.STARTING
         self._search: RunningSearch | None = None
-        self._ponder_enabled = False
 
     @classmethod
     async def launch(cls, argv: Sequence[str], *, timeouts: Timeouts | None = None) -> UsiEngine:
@@ -107,7 +106,10 @@ class UsiEngine:
         deadline = loop.time() + self.timeouts.launch_s
         while True:
             line = await self.expect(
-                ("id", "option", "usiok"), command="usi", timeout_s=deadline - loop.time(), total_s=None
+                ("id", "option", "usiok"),
+                command="usi",
+                timeout_s=deadline - loop.time(),
+                total_s=self.timeouts.launch_s,
             )
             if line == "usiok":
                 break
@@ -206,8 +208,6 @@ class UsiEngine:
             text = option.check_value(value)
         except ValueError as exc:
             raise EngineOptionError(f"engine {self.name}: {exc}", name=name) from None
-        if option.name in _PONDER_OPTIONS:
-            self._ponder_enabled = text == "true"
         await self.send(f"setoption name {option.name}" + ("" if text is None else f" value {text}"))
 
     async def is_ready(self) -> None:
