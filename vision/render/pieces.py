@@ -43,17 +43,32 @@ class Light:
     dy: float
     shadow_per_mm: float
     strength: float
+    gloss_at: tuple[float, float] = (0.0, 0.0)
+    """Board point (mm) where the lamp's mirror image lies: lacquered piece faces near it look washed out."""
+    gloss_radius_mm: float = 100.0
+    gloss_strength: float = 0.0
+
+    def gloss(self, centre_mm: tuple[float, float]) -> float:
+        """How much a piece face at `centre_mm` is washed towards white by the lamp's reflection (0..0.5)."""
+        if self.gloss_strength <= 0:
+            return 0.0
+        d2 = (centre_mm[0] - self.gloss_at[0]) ** 2 + (centre_mm[1] - self.gloss_at[1]) ** 2
+        return self.gloss_strength * math.exp(-d2 / self.gloss_radius_mm**2)
 
     @staticmethod
     def random(rng: np.random.Generator, strength: float = 1.0) -> Light:
         """A lamp somewhere above: elevation 40-80 degrees, any azimuth."""
         azimuth = rng.uniform(0, 2 * math.pi)
         elevation = math.radians(rng.uniform(40, 80))
+        glossy = rng.uniform() < 0.35 * min(1.0, strength)
         return Light(
             math.cos(azimuth),
             math.sin(azimuth),
             1.0 / math.tan(elevation),
             float(strength * rng.uniform(0.35, 0.6)),
+            gloss_at=(float(rng.uniform(0, 300)), float(rng.uniform(0, 330))),
+            gloss_radius_mm=float(rng.uniform(50, 200)),
+            gloss_strength=float(rng.uniform(0.15, 0.5)) if glossy else 0.0,
         )
 
 
@@ -70,6 +85,8 @@ class PieceDraw:
     thickness_mm: float
     tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
     """Per-channel factor on the sprite's colours (the set's wood tone)."""
+    gloss: float = 0.0
+    """Fraction by which the face is washed towards a bluish white (a reflection on lacquer)."""
 
 
 def piece_size_mm(label: str, set_scale: float) -> tuple[float, float]:
@@ -98,8 +115,11 @@ def piece_patch(plane: Plane, camera: Camera, piece: PieceDraw) -> FacePatch:
     face_mm = foot + (centre - foot) * k_face
     base_mm = foot + (centre - foot) * camera.parallax(piece.elevation_mm)
     pixels, origin = _warp_sprite(piece.sprite, plane, face_mm, piece.height_mm * k_face, piece.angle_deg)
-    if piece.tint != (1.0, 1.0, 1.0):
-        pixels = cv2.transform(pixels, np.diag([*piece.tint, 1.0]))
+    if piece.tint != (1.0, 1.0, 1.0) or piece.gloss > 0:
+        g = piece.gloss
+        mix = np.diag([*(t * (1 - g) for t in piece.tint), 1.0])
+        mix[:3, 3] = g * np.array([0.97, 0.93, 0.9])  # premultiplied: white scaled by alpha
+        pixels = cv2.transform(pixels, mix)
     lift = (face_mm - base_mm) * plane.scale
     return FacePatch(
         pixels,

@@ -143,7 +143,7 @@ def render_scene(scene: Scene, options: RenderOptions) -> Rendered:
     canvas, cover = draw_surface(rand.look, plane, look, options.stands)
     draw_grid(canvas, plane, look)
     light = Light.random(rand.light, options.lighting)
-    draws = _piece_draws(scene, options, sprites, rand.pieces, camera)
+    draws = _piece_draws(scene, options, sprites, rand.pieces, camera=camera, light=light)
     arm = scene.arm or (random_arm(rand.arm) if options.hand else None)
     _draw_pieces(canvas, cover, plane, camera, draws=draws, light=light, arm=arm)
     fall = (light.dx * light.shadow_per_mm, light.dy * light.shadow_per_mm)
@@ -155,7 +155,13 @@ def render_scene(scene: Scene, options: RenderOptions) -> Rendered:
 
 
 def _piece_draws(
-    scene: Scene, options: RenderOptions, sprites: dict[str, Sprite], rng: np.random.Generator, camera: Camera
+    scene: Scene,
+    options: RenderOptions,
+    sprites: dict[str, Sprite],
+    rng: np.random.Generator,
+    *,
+    camera: Camera,
+    light: Light,
 ) -> list[PieceDraw]:
     """Every piece to draw (board, stands, air), farthest from the camera first, lifted ones last."""
     set_scale = float(rng.uniform(0.78, 1.0))
@@ -169,7 +175,8 @@ def _piece_draws(
         code = sprite_code(label, king_gyoku=label.isupper() == gyoku_side)
         jitter = rng.uniform(0.96, 1.0)
         tone = (tint[0] * jitter, tint[1] * jitter, tint[2] * jitter)
-        draw = PieceDraw(sprites[code], centre, height * (1.06 if lifted else 1.0), angle, lifted, thick, tone)
+        size = height * (1.06 if lifted else 1.0)
+        draw = PieceDraw(sprites[code], centre, size, angle, lifted, thick, tone, light.gloss(centre))
         key = 1e9 if lifted else -float(np.hypot(*(np.array(centre) - foot)))
         out.append((key, draw))
 
