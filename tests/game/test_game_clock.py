@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from controller.game.clock import (
     ClockConfig,
@@ -188,3 +190,24 @@ def test_go_args_feed_the_engine_client() -> None:
         args = GameClock.new(config).start(W, 0.0).go_args(2.5)
         assert args is not None
         assert GoLimits(**asdict(args)).go_command() == "go " + args.usi()
+
+
+@given(
+    main=st.floats(0, 600),
+    byoyomi=st.sampled_from([0.0, 10.0, 30.0]),
+    periods=st.integers(1, 3),
+    increment=st.sampled_from([0.0, 5.0]),
+    spent=st.floats(0, 1000),
+)
+def test_charge_agrees_with_reading(main: float, byoyomi: float, periods: int, increment: float, spent: float) -> None:
+    """It should charge a move exactly as the face read at that instant showed, and flag in both or neither."""
+    assume(not (byoyomi and increment) and main + byoyomi + increment > 0)
+    config = ClockConfig(main_s=main, byoyomi_s=byoyomi, increment_s=increment, periods=periods)
+    clock = GameClock.new(config).start(B, 100.0)
+    reading = clock.reading(B, 100.0 + spent)
+    _, move = clock.stop(100.0 + spent)
+    assert move.flagged == reading.flagged == (clock.flagged(100.0 + spent) is B)
+    if not move.flagged:
+        assert move.after.main_s == pytest.approx(reading.main_s + increment)
+        assert move.after.periods == (reading.periods if byoyomi else periods)
+        assert clock.remaining(B, 100.0 + spent) >= 0
