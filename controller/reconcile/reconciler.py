@@ -36,6 +36,7 @@ class Reconciler:
         self._history: list[tuple[Labels, Hands]] = []
         self._expected: str | None = None
         self._streak: tuple[Hashable, int, float] | None = None
+        self._now = False
         self.set_position(sfen, moves)
 
     # --- the game -------------------------------------------------------------------------------------------
@@ -83,6 +84,7 @@ class Reconciler:
         self._expected = None
         self._window.clear()
         self._streak = None
+        self._now = False
 
     def play(self, moves: Iterable[str]) -> None:
         """Add moves decided elsewhere (an answered ambiguity, a takeback's replacement move).
@@ -122,6 +124,12 @@ class Reconciler:
         self._expected = move
         self._streak = None
 
+    def decide_now(self) -> None:
+        """The player says the move is made (a move-done or clock button): the next stable frame's reading is
+        acted on without waiting for agreeing frames, and a problem is reported without waiting for it to settle.
+        A commit still needs its margin: an unclear board stays Waiting."""
+        self._now = True
+
     # --- observations ---------------------------------------------------------------------------------------
 
     def observe(self, obs: Observation) -> Result:
@@ -144,23 +152,24 @@ class Reconciler:
         else:
             self._streak = (proposal.key, 1, now)
         _, count, since = self._streak
-        count_needed = self._config.agree_frames
-        agreed = count >= count_needed
+        needed = self._config.agree_frames
+        agreed = count >= needed or self._now
         if proposal.kind in (ProposalKind.NO_CHANGE, ProposalKind.WAIT):
+            self._now = self._now and proposal.kind is ProposalKind.WAIT
             return proposal.result
         if isinstance(proposal.result, MoveCommitted):
             if not agreed:
-                moves = " then ".join(proposal.result.moves)
-                return Waiting(f"confirming {moves} ({count}/{count_needed})")
+                return Waiting(f"confirming {' then '.join(proposal.result.moves)} ({count}/{needed})")
             for usi in proposal.result.moves:
                 self._push(usi)
             self._streak = None
+            self._now = False
             return proposal.result
         if proposal.kind is ProposalKind.TAKEBACK:
-            return (
-                proposal.result if agreed else Waiting(f"confirming a takeback ({count}/{self._config.agree_frames})")
-            )
-        if agreed and now - since >= self._config.settle_seconds:
+            self._now = self._now and not agreed
+            return proposal.result if agreed else Waiting(f"confirming a takeback ({count}/{needed})")
+        if agreed and (now - since >= self._config.settle_seconds or self._now):
+            self._now = False
             return proposal.result
         return Waiting(proposal.pending)
 

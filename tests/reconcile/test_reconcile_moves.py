@@ -6,7 +6,8 @@ import cshogi
 import pytest
 from reconcile_scenes import after, decisions, feed, split_row, with_square
 
-from controller.reconcile import Mismatch, MoveCommitted, NoChange, Reconciler, Waiting
+from controller.reconcile import Mismatch, MoveCommitted, NoChange, Observation, Reconciler, Waiting
+from controller.reconcile.labels import square_index
 from controller.reconcile.synthetic import NoiseModel, SyntheticReader
 from controller.rules.positions import STARTPOS_SFEN
 
@@ -154,8 +155,10 @@ def test_blurred_destination_waits_then_commits() -> None:
     reader = SyntheticReader(9)
     board = cshogi.Board()
     board.push_usi("7g7f")
-    hidden = [reader.observe(*_position(board), 0.1 * k) for k in range(6)]
-    hidden = [type(o)(o.probs, o.hands, o.hand_confidence, frozenset({_index("7f")}), True, o.time) for o in hidden]
+    hidden = [
+        Observation(o.probs, o.hands, o.hand_confidence, frozenset({square_index("7f")}), True, o.time)
+        for o in (reader.observe_board(board, 0.1 * k) for k in range(6))
+    ]
     assert decisions(feed(reconciler, hidden)) == []
     results = decisions(feed(reconciler, [reader.observe_board(board, 1.0 + 0.1 * k) for k in range(4)]))
     assert _committed(results) == [("7g7f",)]
@@ -176,13 +179,20 @@ def test_promotion_face_unreadable_is_not_guessed() -> None:
     assert reconciler.moves == ()
 
 
-def _position(board: cshogi.Board) -> tuple:
-    from controller.reconcile.labels import board_hands, board_labels
+def test_decide_now_commits_on_the_first_stable_frame() -> None:
+    """After the move-done button, the first stable frame after the hand leaves decides."""
+    reconciler = Reconciler()
+    reader = SyntheticReader(11)
+    board = cshogi.Board()
+    frames = reader.move_frames(board, ["2g2f"], 0.0, stable=1)
+    reconciler.decide_now()
+    results = feed(reconciler, frames)
+    assert isinstance(results[-1], MoveCommitted)
+    assert results[-1].moves == ("2g2f",)
 
-    return board_labels(board), board_hands(board)
 
-
-def _index(name: str) -> int:
-    from controller.reconcile.labels import square_index
-
-    return square_index(name)
+def test_without_decide_now_one_frame_is_not_enough() -> None:
+    """A single stable frame only starts the confirmation."""
+    reconciler = Reconciler()
+    frames = SyntheticReader(11).move_frames(cshogi.Board(), ["2g2f"], 0.0, stable=1)
+    assert feed(reconciler, frames)[-1] == Waiting("confirming 2g2f (1/3)")
