@@ -21,6 +21,9 @@ from firmware_bridge.fake_config import FakeGrblConfig, HeadEvent
 from firmware_bridge.fake_grbl import FakeGrbl
 
 _POLL_MS = 2
+"""Service period while something is happening (motion, a wait, a fault armed, output queued)."""
+_IDLE_POLL_MS = 50
+"""Longest sleep while nothing will happen until the host writes (input wakes the poll at once)."""
 
 
 class FakeGrblServer:
@@ -95,7 +98,9 @@ class FakeGrblServer:
         poller.register(self._master, select.POLLIN)
         client_open = False
         while not self._stop.is_set():
-            events = poller.poll(_POLL_MS)
+            with self._lock:
+                quiet = self.device.quiescent()
+            events = poller.poll(_IDLE_POLL_MS if quiet else _POLL_MS)
             hangup = any(mask & select.POLLHUP for _, mask in events)
             readable = any(mask & select.POLLIN for _, mask in events)
             with self._lock:
