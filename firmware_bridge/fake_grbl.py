@@ -165,7 +165,7 @@ class FakeGrbl:
             return
         elif byte == ord("?"):
             self._emit(self._status(now), ordered=False)
-        elif byte == ord("!") and not self._planner.is_empty():
+        elif byte == ord("!") and self._state is DeviceState.READY:
             self._planner.hold(now)
         elif byte == ord("~") and self._planner.held:
             self._planner.resume()

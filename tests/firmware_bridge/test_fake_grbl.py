@@ -277,3 +277,16 @@ def test_jog_in_alarm_is_error_8() -> None:
     """It should refuse jogging while alarm-locked (GRBL: only from Idle)."""
     host = Host()
     assert host.send(b"$J=G91 X5 F100\n") == ["error:8"]
+
+
+def test_hold_while_idle_blocks_later_motion_until_resume() -> None:
+    """It should enter Hold:0 on `!` even when idle, queue later moves without running them, and run on `~`."""
+    host = unlocked()
+    host.send(b"!")
+    assert host.send(b"?")[0].startswith("<Hold:0|")
+    assert host.send(b"G0 X10\n") == ["ok"]
+    host.at(1.0)
+    assert host.dev.reported_position()[0] == 0.0
+    host.send(b"~")
+    host.at(1.5)
+    assert host.dev.reported_position()[0] == 10.0
