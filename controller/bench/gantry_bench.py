@@ -176,7 +176,12 @@ def _fault_section(settings: HardwareSettings, games: list[list[str]], count: in
     episodes = make_episodes(positions, count, seed, Capabilities.of(settings.geometry))
     print(f"\n== fault injection: {count} episodes, real GrblGantry over a pty to the fake GRBL 1.1h (fast motion) ==")
     started = time.monotonic()
-    results = [run_episode(e, fast) for e in episodes]
+    results, crashed = [], []
+    for episode in episodes:
+        try:
+            results.append(run_episode(episode, fast))
+        except Exception as exc:
+            crashed.append(f"{episode.kind} line {episode.fault_line} {episode.usi}: {type(exc).__name__}: {exc}")
     print(f"{'fault kind':<17} {'runs':>5} {'detected':>9} {'resumed ok':>11} {'named stop':>11} {'unknown':>8}")
     for kind in FAULT_KINDS:
         rows = [r for r in results if r.episode.kind == kind]
@@ -194,6 +199,9 @@ def _fault_section(settings: HardwareSettings, games: list[list[str]], count: in
     bad = [r for r in results if not r.correct and not r.named_stop]
     print(f"pieces whose position is unknown at the end: {unknown} (target 0)")
     print(f"episodes neither completed correctly nor stopped naming the piece: {len(bad)}")
+    print(f"episodes whose set-up or recovery raised instead of reporting: {len(crashed)}")
+    for line in crashed[:5]:
+        print(f"  {line}")
     for r in bad[:5]:
         print(f"  {r.episode.kind} line {r.episode.fault_line} {r.episode.usi}: {r.message}")
     named = [r for r in results if r.named_stop]

@@ -141,6 +141,20 @@ class _Rig:
             server.stop()
 
 
+def _connect_and_home(rig: _Rig) -> GrblGantry:
+    """Open and home; one soft reset and a second homing if the start-up itself is disturbed (a late second
+    banner after the open-reset is seen under load)."""
+    from firmware_bridge.errors import FirmwareBridgeError
+
+    gantry = rig.open()
+    try:
+        gantry.home()
+    except FirmwareBridgeError:
+        gantry.reset()
+        gantry.home()
+    return gantry
+
+
 def run_episode(episode: Episode, settings: HardwareSettings) -> EpisodeResult:
     """Run one episode end to end and judge it against the world."""
     started = time.monotonic()
@@ -151,8 +165,7 @@ def run_episode(episode: Episode, settings: HardwareSettings) -> EpisodeResult:
     transfers = plan_move(planned, episode.sfen, episode.usi, caps).transfers
     rig = _Rig(settings, world, fault_config(episode))
     try:
-        gantry = rig.open()
-        gantry.home()
+        gantry = _connect_and_home(rig)
 
         def human(transfer: Transfer) -> None:
             world.human(transfer.src, transfer.task)

@@ -226,11 +226,11 @@ class Executor:
             # The wait before grip/release confirmed the head low over the source/destination.
             fate = PieceFate.AT_SOURCE if phase is Phase.GRIP else PieceFate.AT_DESTINATION
             return fate, gripper_on is not False and self._try_release()
+        for loc, fate in ((transfer.src, PieceFate.AT_SOURCE), (transfer.dst, PieceFate.AT_DESTINATION)):
+            if self._low_over(settled, loc):  # let go (or it was let go) resting on that place
+                return fate, gripper_on is not False and self._try_release()
         if gripper_on is False:
             return PieceFate.DROPPED, False
-        for loc, fate in ((transfer.src, PieceFate.AT_SOURCE), (transfer.dst, PieceFate.AT_DESTINATION)):
-            if self._low_over(settled, loc):
-                return fate, self._try_release()
         return (PieceFate.IN_GRIPPER if gripper_on else PieceFate.UNCERTAIN), False
 
     def _low_over(self, head: tuple[float, float, float] | None, loc: Location) -> bool:
@@ -259,10 +259,11 @@ def _position(snapshot: Any) -> tuple[float, float, float] | None:
 
 def _settled_position(snapshot: Any, tolerance: float) -> tuple[float, float, float] | None:
     """The head position only when it is certain: reported at the last queued target (GRBL never moves past
-    its last target, so the head stands there), with machine coordinates still trusted."""
+    its last target, so the head stood there when the fault stopped everything). Whether coordinates are trusted
+    *after* the fault does not matter for where the head was."""
     reported = getattr(snapshot, "last_reported_position", None) or getattr(snapshot, "confirmed_position", None)
     target = getattr(snapshot, "target", None)
-    if reported is None or target is None or not getattr(snapshot, "position_trusted", False):
+    if reported is None or target is None:
         return None
     point = (float(reported.x_mm), float(reported.y_mm), float(reported.z_mm))
     if math.dist(point, (target.x_mm, target.y_mm, target.z_mm)) > tolerance:
