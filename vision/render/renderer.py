@@ -29,6 +29,7 @@ from vision.render.geometry import (
     apply_homography,
     square_centre_mm,
 )
+from vision.render.lens import distort_image, distort_points
 from vision.render.pieces import (
     Light,
     PieceDraw,
@@ -61,6 +62,8 @@ class RenderOptions:
     hand: bool = False
     stands: bool = True
     max_tilt_deg: float = 45.0
+    distortion: float = 0.0
+    """Radial lens distortion coefficient (`vision.render.lens`; > 0 barrel). Off by default."""
 
     def __post_init__(self) -> None:
         w, h = self.size
@@ -70,6 +73,8 @@ class RenderOptions:
             value = getattr(self, name)
             if not 0.0 <= value <= 3.0:
                 raise RenderError(f"{name} strength {value} outside 0..3")
+        if not -0.3 <= self.distortion <= 0.3:
+            raise RenderError(f"lens distortion {self.distortion} outside -0.3..0.3")
 
     @staticmethod
     def fast(**kwargs: object) -> RenderOptions:
@@ -83,10 +88,11 @@ class Rendered:
 
     `board_corners_px`: outer grid corners (4x2) by 9a, 1a, 1i, 9i (top left, top right, bottom right, bottom
     left seen from sente). `homography`: board mm (see `vision.render.geometry`) to pixels; `grid_homography`:
-    the unit square (0,0)=9a corner, (1,1)=1i corner to pixels. `stand_regions_px` / `stand_regions_mm`: the
-    stands' top surfaces (`b` sente's, `w` gote's), empty when not drawn. `labels`: 81 SFEN-order labels of
-    resting pieces; `hands`: pieces in hand (`{"P": 2, "p": 1}`); `occluded_squares`: squares the arm covers
-    at least in part; `occluded_stands`: stands it touches."""
+    the unit square (0,0)=9a corner, (1,1)=1i corner to pixels. Both are the pinhole part: with lens
+    `distortion` (off by default) map points with `to_image`; corners and stand regions include it.
+    `stand_regions_px` / `stand_regions_mm`: the stands' top surfaces (`b` sente's, `w` gote's), empty when
+    not drawn. `labels`: 81 SFEN-order labels of resting pieces; `hands`: pieces in hand (`{"P": 2, "p": 1}`);
+    `occluded_squares`: squares the arm covers at least in part; `occluded_stands`: stands it touches."""
 
     image: np.ndarray
     board_corners_px: np.ndarray
@@ -100,10 +106,16 @@ class Rendered:
     hands: dict[str, int]
     pose: CameraPose
     style: str
+    distortion: float = 0.0
+
+    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
+        """Picture pixels (Nx2) of board-plane points in mm, lens distortion included."""
+        size = (self.image.shape[1], self.image.shape[0])
+        return distort_points(apply_homography(self.homography, np.asarray(points_mm)), size, self.distortion)
 
     def square_centres_px(self) -> np.ndarray:
         """81x2 picture positions of the square centres (on the board plane), SFEN order."""
-        return apply_homography(self.homography, np.array([square_centre_mm(i) for i in range(81)]))
+        return self.to_image(np.array([square_centre_mm(i) for i in range(81)]))
 
 
 @dataclass(frozen=True)
@@ -150,6 +162,8 @@ def render_scene(scene: Scene, options: RenderOptions) -> Rendered:
     image = draw_background(rand.look, camera, options.size, look=look, stands=options.stands, light=fall)
     _warp_onto(image, canvas, cover, plane, camera)
     mask = draw_arm(image, camera, arm, rand.arm) if arm is not None else None
+    if options.distortion:
+        image = distort_image(image, options.distortion)
     image = _effects(image, options, rand)
     return _result(image, scene, options, pose, camera=camera, mask=mask)
 
@@ -253,7 +267,8 @@ def _result(
     h = camera.homography()
     unit = h @ np.diag([GRID_CORNERS_MM[2, 0], GRID_CORNERS_MM[2, 1], 1.0])
     regions_mm = {k: v.copy() for k, v in STAND_REGIONS_MM.items()} if options.stands else {}
-    regions_px = {k: apply_homography(h, v) for k, v in regions_mm.items()}
+    d = options.distortion
+    regions_px = {k: distort_points(apply_homography(h, v), options.size, d) for k, v in regions_mm.items()}
     occluded = covered_squares(mask, camera) if mask is not None else frozenset()
     stands_hit = covered_regions(mask, regions_px) if mask is not None else frozenset()
     labels = scene.labels()
@@ -262,7 +277,7 @@ def _result(
         raise RenderError("camera pose gives a degenerate projection")
     return Rendered(
         image=image,
-        board_corners_px=apply_homography(h, GRID_CORNERS_MM),
+        board_corners_px=distort_points(apply_homography(h, GRID_CORNERS_MM), options.size, options.distortion),
         homography=h,
         grid_homography=unit / unit[2, 2],
         occluded_squares=occluded,
@@ -273,4 +288,5 @@ def _result(
         hands=hands,
         pose=pose,
         style=options.style,
+        distortion=d,
     )
