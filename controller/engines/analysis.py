@@ -8,8 +8,11 @@ comments are from sente's point of view, as KIF analysis comments usually are.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
+
+import cshogi
+import cshogi.KIF
 
 from controller.engines.position import EnginePosition
 from controller.engines.protocol import Score
@@ -37,6 +40,7 @@ class MoveAnalysis:
         drop_cp: how much the move lost against the engine's evaluation (clamped, never negative).
         mistake: the drop reached the threshold and the move was not the engine's choice.
         pv: the engine's principal variation before the move.
+        pv_kif: the same in KIF notation with side marks (`▲７六歩(77) △３四歩(33)`), legal prefix only.
     """
 
     ply: int
@@ -47,16 +51,31 @@ class MoveAnalysis:
     drop_cp: int
     mistake: bool
     pv: tuple[str, ...] = ()
+    pv_kif: tuple[str, ...] = ()
 
     def comment(self, black_moved: bool) -> str:
         """The `*解析 ...` comment lines for this move (sente's point of view)."""
         sign = 1 if black_moved else -1
-        line = f"{ANALYSIS_TAG} 評価値 {sign * self.score_after:+d} 最善手 {self.best or '-'}"
-        if self.pv:
-            line += f" 読み筋 {' '.join(self.pv[:8])}"
+        best = self.pv_kif[0] if self.pv_kif else (self.best or "-")
+        line = f"{ANALYSIS_TAG} 評価値 {sign * self.score_after:+d} 最善手 {best}"
+        if self.pv_kif:
+            line += f" 読み筋 {' '.join(self.pv_kif[:8])}"
         if self.mistake:
-            line += f"\n{ANALYSIS_TAG} 悪手 (-{self.drop_cp}) 最善は {self.best}"
+            line += f"\n{ANALYSIS_TAG} 悪手 (-{self.drop_cp}) 最善は {best}"
         return line
+
+
+def kif_moves(board: cshogi.Board, moves: Sequence[str]) -> tuple[str, ...]:
+    """`moves` from the position on `board` in KIF notation with ▲/△ marks, up to the first illegal one."""
+    work = cshogi.Board(board.sfen())
+    out: list[str] = []
+    for usi in moves:
+        move = work.move_from_usi(usi)
+        if move == 0 or move not in set(work.legal_moves):
+            break
+        out.append(("▲" if work.turn == cshogi.BLACK else "△") + cshogi.KIF.move_to_kif(move))
+        work.push(move)
+    return tuple(out)
 
 
 def _cp(score: Score | None) -> int:
@@ -99,6 +118,7 @@ async def analyse_record(record: GameRecord, evaluate: Evaluator, *, mistake_cp:
                 drop_cp=drop,
                 mistake=drop >= mistake_cp and best is not None and best != played,
                 pv=result.pv if result is not None else (),
+                pv_kif=kif_moves(base.push(*moves[:ply]).board(), result.pv if result is not None else ()),
             )
         )
     return analyses

@@ -9,7 +9,7 @@ import pytest
 
 from controller.cli.main import main
 from controller.engines import BestMove, BestMoveKind, EnginePosition, Info, Score, SearchResult
-from controller.engines.analysis import analyse_record, annotate
+from controller.engines.analysis import analyse_record, annotate, kif_moves
 from controller.records.io import format_record, read_record
 from controller.rules.positions import STARTPOS_SFEN
 from controller.rules.types import GameRecord, RecordedMove
@@ -43,10 +43,10 @@ def test_annotate_writes_analysis_comments_from_sentes_view() -> None:
     record = _record()
     annotated = annotate(record, asyncio.run(analyse_record(record, _scripted)))
     kif = format_record(annotated, "kifu")
-    assert "**解析 評価値 -40 最善手 7g7f" in kif
-    assert "**解析 評価値 -30 最善手 8c8d" in kif
-    assert "*角をただで捨てた\n**解析 評価値 -600 最善手 2g2f" in kif
-    assert "**解析 悪手 (-570) 最善は 2g2f" in kif
+    assert "**解析 評価値 -40 最善手 ▲７六歩(77) 読み筋 ▲７六歩(77)" in kif
+    assert "**解析 評価値 -30 最善手 △８四歩(83)" in kif
+    assert "*角をただで捨てた\n**解析 評価値 -600 最善手 ▲２六歩(27)" in kif
+    assert "**解析 悪手 (-570) 最善は ▲２六歩(27)" in kif
     assert record.moves[2].comment == "角をただで捨てた"
 
 
@@ -73,3 +73,9 @@ def test_analyse_with_missing_engine_is_a_clear_error(tmp_path: Path, capsys: py
     assert main(["analyse", str(source), "--engine", "no-such-engine-xyz", "-o", str(out)]) == 1
     assert "no-such-engine-xyz" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_kif_moves_stop_at_the_first_illegal_move() -> None:
+    """A principal variation is shown in KIF notation with side marks, cut at a move that is not legal."""
+    board = EnginePosition().board()
+    assert kif_moves(board, ["7g7f", "3c3d", "5e5d", "2g2f"]) == ("▲７六歩(77)", "△３四歩(33)")
