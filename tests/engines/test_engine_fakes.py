@@ -303,3 +303,25 @@ def test_quit_kills_an_engine_that_ignores_it(fake_argv: Argv) -> None:
     code, elapsed = asyncio.run(run())
     assert code is not None and code < 0
     assert elapsed < FAST.quit_grace_s * 2 + 1.0
+
+
+def test_cancelled_search_is_stopped_before_the_next(fake_argv: Argv, command_log: Callable[[], list[str]]) -> None:
+    """Cancelling the task awaiting a search (e.g. the player resigned) leaves the engine usable: the next
+    command sends `stop` first and reads the stale answer away."""
+
+    async def run() -> None:
+        engine = await _launch(fake_argv())
+        try:
+            task = asyncio.create_task(engine.go(EnginePosition(), GoLimits(infinite=True)))
+            await asyncio.sleep(0.1)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            result = await engine.go(EnginePosition().push("7g7f"), QUICK)
+            assert result.move == "1a1b"
+        finally:
+            await engine.quit()
+
+    asyncio.run(run())
+    sent = [line.split(" ", 1)[1] for line in command_log()]
+    assert sent.index("go infinite") < sent.index("stop") < sent.index("position startpos moves 7g7f")
