@@ -42,6 +42,10 @@ class FaultSchedule:
         """True while a fault is armed and not yet fired."""
         return bool(self._armed)
 
+    def next_due(self) -> float | None:
+        """When the earliest armed fault fires (None if none is armed)."""
+        return min((due for due, _ in self._armed), default=None)
+
     def drops_response(self, line_number: int | None) -> bool:
         """True if the response to this line must never be sent."""
         return line_number is not None and line_number in self.config.missing_ok_lines

@@ -102,6 +102,22 @@ class FakeGrbl:
             and not self._out
         )
 
+    def next_change(self) -> float | None:
+        """The earliest time at which the device may act by itself (a block or wait ending, a fault, due output,
+        the end of booting); None when it waits for the host. Lets a simulated clock jump ahead exactly."""
+        planner, times = self._planner, [self._faults.next_due()]
+        if self._state is DeviceState.BOOTING:
+            times.append(self._boot_until)
+        if self._out:
+            times.append(self._out[0][0])
+        if planner.current is not None:
+            times.append(planner.current.t0 + planner.current.duration)
+        elif planner.queue and not planner.held:
+            times.append(self._now)
+        if self._job is not None and self._wait.until is not None:
+            times.append(self._wait.until)
+        return min((t for t in times if t is not None), default=None)
+
     def physical_position(self) -> Vec:
         """Where the head really is (homed frame), whatever the controller believes."""
         return self._planner.position(self._now)

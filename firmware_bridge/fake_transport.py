@@ -70,8 +70,9 @@ class FakeGrblTransport:
             self._check()
             if self.clock.now() >= end:
                 return None
-            step = end - self.clock.now() if self.device.quiescent() else min(self._step, end - self.clock.now())
-            self.clock.advance(step)
+            change = self.device.next_change()
+            target = end if change is None else min(end, max(change, self.clock.now() + self._step))
+            self.clock.advance(target - self.clock.now())
             self.device.advance(self.clock.now())
 
     def reset_input(self) -> None:
