@@ -51,8 +51,9 @@ def _glare(rng: np.random.Generator, xs: np.ndarray, ys: np.ndarray, strength: f
 
 
 def lens_blur(image: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
-    """Gaussian defocus (sigma up to ~1.6 px at full strength), now and then a little motion blur."""
-    sigma = strength * rng.uniform(0.2, 1.6)
+    """Gaussian defocus (sigma up to ~1.6 px at 1280 px wide, proportionally less on smaller pictures), now and
+    then a little motion blur."""
+    sigma = strength * rng.uniform(0.2, 1.6) * min(1.5, max(image.shape[:2]) / 1280)
     out = cv2.GaussianBlur(image, (0, 0), sigma) if sigma > 0.25 else image
     if strength > 0 and rng.uniform() < 0.15:
         length = int(rng.integers(3, 6))
