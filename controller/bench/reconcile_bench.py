@@ -38,6 +38,7 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--pairs-every", type=int, default=9, help="make every Nth move a pair (0: never)")
     parser.add_argument("--hard-error-rate", type=float, default=0.01, help="per square and frame (default 0.01)")
     parser.add_argument("--unreliable-rate", type=float, default=0.2, help="per frame (default 0.2)")
+    parser.add_argument("--hands-hidden", action="store_true", help="the reader reports no piece-stand counts")
     parser.set_defaults(func=run)
 
 
@@ -59,7 +60,9 @@ class Tally:
 def run(args: argparse.Namespace) -> int:
     """Replay the games and print the figures."""
     games = load_games(args.games, args.n)
-    noise = NoiseModel(hard_error_rate=args.hard_error_rate, unreliable_rate=args.unreliable_rate)
+    noise = NoiseModel(
+        hard_error_rate=args.hard_error_rate, unreliable_rate=args.unreliable_rate, hands_visible=not args.hands_hidden
+    )
     tally = Tally()
     for number, moves in enumerate(games):
         replay_game(moves, SyntheticReader(args.seed * 1000 + number, noise), args.pairs_every, tally)

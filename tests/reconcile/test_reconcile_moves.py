@@ -196,3 +196,15 @@ def test_without_decide_now_one_frame_is_not_enough() -> None:
     reconciler = Reconciler()
     frames = SyntheticReader(11).move_frames(cshogi.Board(), ["2g2f"], 0.0, stable=1)
     assert feed(reconciler, frames)[-1] == Waiting("confirming 2g2f (1/3)")
+
+
+def test_motion_gate_missing_the_hand() -> None:
+    """With no unstable frame between the positions, the mixed window waits and the move is committed once."""
+    reconciler = Reconciler()
+    reader = SyntheticReader(12)
+    board = cshogi.Board()
+    frames = [reader.observe_board(board, 0.1 * k) for k in range(6)]
+    board.push_usi("7g7f")
+    frames += [reader.observe_board(board, 0.6 + 0.1 * k) for k in range(12)]
+    results = decisions(feed(reconciler, frames))
+    assert _committed(results) == [("7g7f",)]
