@@ -45,10 +45,19 @@ class StopEngine:
 
 @dataclass(frozen=True)
 class ExecuteMove:
-    """Have the gantry play `usi` in the position `sfen_before`."""
+    """Have the gantry play `usi` in the position `sfen_before`; the result comes back as `TransferDone` or
+    `TransferFailed`.
+
+    Attributes:
+        usi: the move.
+        sfen_before: the position it is played in (what the planner plans from).
+        attempt: 1, or 2 for the one retry after a `TransferFailed` (the board may hold a half-made move: the
+            shell continues the plan from the interrupted transfer rather than planning again).
+    """
 
     usi: str
     sfen_before: str
+    attempt: int = 1
 
 
 @dataclass(frozen=True)

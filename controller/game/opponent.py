@@ -90,12 +90,14 @@ def transfer_done(state: GameState, _event: TransferDone, _now: float) -> Step:
 
 
 def transfer_failed(state: GameState, event: TransferFailed, _now: float) -> Step:
+    """A failed transfer is retried once (`ExecuteMove.attempt` 2: continue from where it stopped), then the
+    human is asked to finish the move (ASSIST_WAIT)."""
     if state.phase is not Phase.ROBOT_MOVING or state.pending is None:
         return state, []
     if not state.retried:
-        state, commands = start_opponent_move(state)
         text = f"The robot's move failed ({event.detail}); retrying."
-        return replace(state, retried=True), [Announce(text), *commands]
+        retry = ExecuteMove(state.pending, state.sfen(len(state.moves) - 1), attempt=2)
+        return replace(state, retried=True, transfer_done=False), [Announce(text), retry]
     state, commands = start_opponent_move(replace(state, retried=True))
     text = f"The robot could not play its move ({event.detail})."
     return state, [Announce(text), *commands]

@@ -128,7 +128,8 @@ def test_failed_transfer_is_retried_once_then_the_human_is_asked() -> None:
     """It should retry a failed transfer once, then ask the human to make the move (assist)."""
     driver = _robot_moving()
     commands = driver.send(TransferFailed("alarm 1"), 7.0)
-    assert driver.state.phase is Phase.ROBOT_MOVING and len(of_type(commands, ExecuteMove)) == 1
+    assert driver.state.phase is Phase.ROBOT_MOVING
+    assert of_type(commands, ExecuteMove) == [ExecuteMove("3c3d", AFTER_7G7F, attempt=2)]
     commands = driver.send(TransferFailed("alarm 1"), 8.0)
     assert driver.state.phase is Phase.ASSIST_WAIT and not of_type(commands, ExecuteMove)
     assert any("3c3d" in a.text for a in of_type(commands, Announce))

@@ -153,7 +153,7 @@ TABLE: list[tuple[str, Setup, Event, Phase, list[str]]] = [
         _robot,
         TransferFailed("alarm"),
         Phase.ROBOT_MOVING,
-        ["Announce", "ExpectMove", "ExecuteMove"],
+        ["Announce", "ExecuteMove"],
     ),
     ("robot: no change is not a confirmation", _robot_done, BoardConfirmed(), Phase.ROBOT_MOVING, []),
     ("robot: move seen before done", _robot, BoardMoveSeen(("3c3d",)), Phase.WAIT_HUMAN, ["StartClock"]),
