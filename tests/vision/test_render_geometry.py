@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.render import GRID_H_MM, GRID_W_MM, SQUARE_H_MM, SQUARE_W_MM, CameraPose, RenderOptions, render_position
-from vision.render.geometry import apply_homography
+from vision.render.geometry import GRID_CORNERS_MM, Camera, apply_homography
 
 EMPTY_BOARD = "9/9/9/9/9/9/9/9/9 b - 1"
 
@@ -64,12 +64,13 @@ def test_grid_homography_maps_the_unit_square_to_the_corners() -> None:
 
 
 def test_random_poses_keep_the_whole_board_in_view() -> None:
-    """Random poses never push the grid out of the picture."""
-    for seed in range(20):
-        r = render_position(EMPTY_BOARD, RenderOptions.fast(seed=seed, size=(640, 480), lighting=0.0))
-        corners = r.board_corners_px
-        assert corners.min() >= 0
-        assert corners[:, 0].max() <= 640 and corners[:, 1].max() <= 480
+    """Random poses fitted to a picture size never push the board's grid out of the picture."""
+    for seed in range(60):
+        for size in ((640, 480), (1280, 960)):
+            pose = CameraPose.random(np.random.default_rng(seed), size=size)
+            corners = apply_homography(Camera.from_pose(pose, size).homography(), GRID_CORNERS_MM)
+            assert corners.min() >= 0
+            assert corners[:, 0].max() <= size[0] and corners[:, 1].max() <= size[1]
 
 
 def test_lens_distortion_ground_truth_follows_the_bent_lines() -> None:
