@@ -23,7 +23,12 @@ from controller.rules.referee import legal_usi_moves
 
 
 class Reconciler:
-    """Turns a stream of observations into committed moves of one game."""
+    """Turns a stream of observations into committed moves of one game.
+
+    Use: `observe(obs)` for every frame; `MoveCommitted` already advanced the game; answer `Ambiguous` with
+    `play(moves)`, accept a `Takeback` with `take_back(plies)`; `expect(usi)` before a robot or assisted move,
+    `set_position(sfen, moves)` to resynchronise with the game's own record, `decide_now()` on a move-done button.
+    """
 
     def __init__(
         self, config: ReconcileConfig | None = None, sfen: str = STARTPOS_SFEN, moves: Iterable[str] = ()

@@ -105,7 +105,8 @@ class MoveCommitted:
 class Takeback:
     """The board returned to an earlier position (possibly followed by `then`, a different move).
 
-    The reconciler's game is unchanged: the caller decides (`Reconciler.take_back`).
+    The reconciler's game is unchanged: the caller decides. After `Reconciler.take_back(plies)` the next
+    frames commit `then` as an ordinary move (or the caller passes it to `Reconciler.play`).
     """
 
     plies: int

@@ -71,3 +71,14 @@ def test_repetition_is_not_a_takeback() -> None:
         for result in decisions(feed(reconciler, reader.move_frames(board, [move], 10.0 * len(committed)))):
             committed.extend(result.moves)
     assert committed == moves
+
+
+def test_replacement_move_commits_after_take_back() -> None:
+    """Once the takeback is accepted, the board's different move is committed from the next frames."""
+    board = after(STARTPOS_SFEN, [*PLAYED[:2], "6g6f"])
+    reconciler, results = _shown([*PLAYED[:2], "6g6f"], seed=8)
+    assert decisions(results)[-1] == Takeback(1, ("6g6f",))
+    reconciler.take_back(1)
+    reader = SyntheticReader(9)
+    later = decisions(feed(reconciler, still(reader, board_labels(board), board_hands(board), 2.0, 4)))
+    assert [r.moves for r in later] == [("6g6f",)]
