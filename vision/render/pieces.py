@@ -89,6 +89,13 @@ class PieceDraw:
     """Fraction by which the face is washed towards a bluish white (a reflection on lacquer)."""
 
 
+def tinted(sprite: Sprite, tint: tuple[float, float, float]) -> Sprite:
+    """The sprite in another wood tone (per-channel factors on its colours and its side colour)."""
+    pixels = cv2.transform(sprite.pixels, np.diag([*tint, 1.0]))
+    side = sprite.side_bgr
+    return Sprite(pixels, (side[0] * tint[0], side[1] * tint[1], side[2] * tint[2]))
+
+
 def piece_size_mm(label: str, set_scale: float) -> tuple[float, float]:
     """(height, thickness) in mm of a piece of this label in a set scaled by `set_scale`."""
     kind = base_kind(label)
@@ -115,7 +122,7 @@ def piece_patch(plane: Plane, camera: Camera, piece: PieceDraw) -> FacePatch:
     face_mm = foot + (centre - foot) * k_face
     base_mm = foot + (centre - foot) * camera.parallax(piece.elevation_mm)
     pixels, origin = _warp_sprite(piece.sprite, plane, face_mm, piece.height_mm * k_face, piece.angle_deg)
-    if piece.tint != (1.0, 1.0, 1.0) or piece.gloss > 0:
+    if piece.tint != (1.0, 1.0, 1.0) or piece.gloss > 0.01:
         g = piece.gloss
         mix = np.diag([*(t * (1 - g) for t in piece.tint), 1.0])
         mix[:3, 3] = g * np.array([0.97, 0.93, 0.9])  # premultiplied: white scaled by alpha

@@ -39,6 +39,7 @@ from vision.render.pieces import (
     draw_piece_shadow,
     piece_patch,
     piece_size_mm,
+    tinted,
 )
 from vision.render.scene import Arm, Scene, scene_from_sfen
 from vision.render.stands import stand_layout
@@ -181,16 +182,17 @@ def _piece_draws(
     set_scale = float(rng.uniform(0.78, 1.0))
     gyoku_side = bool(rng.integers(2))
     tint = PieceTone.random(rng)
+    toned: dict[str, Sprite] = {}
     out: list[tuple[float, PieceDraw]] = []
     foot = np.array(camera.foot())
 
     def add(label: str, centre: tuple[float, float], angle: float, lifted: float) -> None:
         height, thick = piece_size_mm(label, set_scale)
         code = sprite_code(label, king_gyoku=label.isupper() == gyoku_side)
-        jitter = rng.uniform(0.96, 1.0)
-        tone = (tint[0] * jitter, tint[1] * jitter, tint[2] * jitter)
+        if code not in toned:
+            toned[code] = tinted(sprites[code], tint)
         size = height * (1.06 if lifted else 1.0)
-        draw = PieceDraw(sprites[code], centre, size, angle, lifted, thick, tone, light.gloss(centre))
+        draw = PieceDraw(toned[code], centre, size, angle, lifted, thick, gloss=light.gloss(centre))
         key = 1e9 if lifted else -float(np.hypot(*(np.array(centre) - foot)))
         out.append((key, draw))
 
