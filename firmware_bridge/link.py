@@ -256,13 +256,15 @@ class GrblLink:
         while (item := self._read_item(deadline)) is not None:
             if isinstance(item, StatusReport):
                 return item
+            self._note_stray(item)
             self._raise_pending(None)
         raise NoResponse("no status report", timeout_s=timeout_s or self.timings.response_timeout_s)
 
     def poll(self, duration_s: float) -> None:
         """Read and route push messages for `duration_s`; raises an unprompted alarm or reset seen meanwhile."""
         deadline = self._clock.now() + duration_s
-        while self._read_item(deadline) is not None:
+        while (item := self._read_item(deadline)) is not None:
+            self._note_stray(item)
             self._raise_pending(None)
         self._raise_pending(None)
 
@@ -295,10 +297,14 @@ class GrblLink:
         if not raw.strip(b"\r\n"):
             return
         item = parse_line(raw)
+        self._note_stray(item)
+        self._account(item)
+
+    def _note_stray(self, item: Item) -> None:
+        """Count and log a response that arrived with no line in flight (it is dropped)."""
         if isinstance(item, Ok | ErrorReply):
             self.stray_responses += 1
-            _log.warning("stray response with no line in flight: %r", raw)
-        self._account(item)
+            _log.warning("stray response with no line in flight: %r", item)
 
     def _raise_pending(self, line: str | None) -> None:
         fault, self._pending_fault = self._pending_fault, None

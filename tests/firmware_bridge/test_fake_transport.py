@@ -13,6 +13,7 @@ from firmware_bridge import (
     FaultConfig,
     GantryTimings,
     GrblAlarm,
+    GrblError,
     GrblGantry,
     GrblLink,
     HeadEventKind,
@@ -71,3 +72,17 @@ def test_sim_clock_never_runs_backwards() -> None:
     assert clock.now() == 6.5
     with pytest.raises(ValueError):
         clock.advance(-1.0)
+
+
+def test_stray_response_is_counted_and_dropped() -> None:
+    """It should drop (and count) an `ok` that answers no line of this link, and stay in step afterwards."""
+    transport = FakeGrblTransport(FakeGrblConfig())
+    link = GrblLink(transport, transport.clock)
+    link.open()
+    link.send("$X")
+    transport.write(b"G21\n")
+    link.poll(0.1)
+    assert link.stray_responses == 1
+    with pytest.raises(GrblError) as caught:
+        link.send("G1 X1")
+    assert caught.value.code == 22
