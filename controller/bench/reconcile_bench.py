@@ -39,6 +39,9 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--hard-error-rate", type=float, default=0.01, help="per square and frame (default 0.01)")
     parser.add_argument("--unreliable-rate", type=float, default=0.2, help="per frame (default 0.2)")
     parser.add_argument("--hands-hidden", action="store_true", help="the reader reports no piece-stand counts")
+    parser.add_argument(
+        "--misread", default="", help="kinds the reader always takes for a look-alike (an unseen piece style), e.g. SG"
+    )
     parser.set_defaults(func=run)
 
 
@@ -61,7 +64,10 @@ def run(args: argparse.Namespace) -> int:
     """Replay the games and print the figures."""
     games = load_games(args.games, args.n)
     noise = NoiseModel(
-        hard_error_rate=args.hard_error_rate, unreliable_rate=args.unreliable_rate, hands_visible=not args.hands_hidden
+        hard_error_rate=args.hard_error_rate,
+        unreliable_rate=args.unreliable_rate,
+        hands_visible=not args.hands_hidden,
+        misread_kinds=tuple(args.misread.upper()),
     )
     tally = Tally()
     for number, moves in enumerate(games):

@@ -17,7 +17,7 @@ import numpy as np
 
 from controller.reconcile.diagnose import explain_against, explain_mismatch, hands_sentences, unclear_sentence
 from controller.reconcile.evidence import Evidence
-from controller.reconcile.hypotheses import Hypothesis, Scorer
+from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares
 from controller.reconcile.labels import Hands, Labels, board_labels, square_name
 from controller.reconcile.types import (
     Ambiguous,
@@ -126,11 +126,10 @@ def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: Reco
     if game.expected_move is not None:
         after = game.board.copy()
         after.push_usi(game.expected_move)
-        messages, names = explain_against(evidence, board_labels(after), config.mismatch_log_odds, config.max_messages)
+        kind_checked = dropped_squares((game.expected_move,))
+        messages, names = explain_against(evidence, board_labels(after), kind_checked, config)
     else:
-        messages, names = explain_mismatch(
-            game.board, game.labels, evidence, best, log_odds=config.mismatch_log_odds, limit=config.max_messages
-        )
+        messages, names = explain_mismatch(game.board, game.labels, evidence, best, config=config)
     return Proposal(ProposalKind.PROBLEM, ("mismatch",), Mismatch(messages, names), messages[0])
 
 

@@ -1,6 +1,7 @@
 """What is wrong with a board that matches nothing legal, in words a player understands.
 
-Owns: comparing the confidently read board with the expected position, recognising an attempted move or drop
+Owns: comparing the read board (who occupies each square; the kind only where a piece was dropped: the rest
+comes from the game) with the expected position, recognising an attempted move or drop
 there and asking the referee why it is illegal ("nifu: sente already has a pawn on file 3."), and otherwise
 listing square by square how the board differs from the nearest legal explanation ("square 7g should be
 empty", "a piece is missing from 5e: it should hold sente's pawn"). Also the sentences for wrong piece
@@ -13,10 +14,11 @@ import cshogi
 import numpy as np
 
 from controller.reconcile.evidence import Evidence
-from controller.reconcile.hypotheses import Hypothesis
+from controller.reconcile.hypotheses import Hypothesis, contradictions, dropped_squares
 from controller.reconcile.labels import (
     EMPTY_INDEX,
     HAND_LABELS,
+    LABEL_INDEX,
     SQUARE_LABELS,
     Hands,
     Labels,
@@ -25,21 +27,24 @@ from controller.reconcile.labels import (
     owner,
     square_name,
 )
+from controller.reconcile.types import ReconcileConfig
 from controller.rules.referee import KIND_NAMES, SIDE_NAMES, check_move
 
 Diagnosis = tuple[tuple[str, ...], tuple[str, ...]]
 _SIDES = ("b", "w")
 
 
-def strong_differences(evidence: Evidence, labels: Labels, log_odds: float) -> list[int]:
-    """Squares whose best-read label beats `labels` by more than `log_odds`, most certain first."""
-    lp = evidence.log_probs
-    odds = lp[np.arange(81), evidence.best] - lp[np.arange(81), labels]
-    return sorted((int(i) for i in np.flatnonzero(odds > log_odds)), key=lambda i: -float(odds[i]))
+def seen_label(evidence: Evidence, square: int) -> int:
+    """The label read on a square: empty, or the most likely kind of the most likely owner."""
+    occupancy = int(evidence.occupancy[square])
+    if occupancy == 2:
+        return EMPTY_INDEX
+    first = 14 * occupancy
+    return first + int(np.argmax(evidence.log_probs[square, first : first + 14]))
 
 
 def explain_mismatch(
-    board: cshogi.Board, expected: Labels, evidence: Evidence, nearest: Hypothesis, *, log_odds: float, limit: int
+    board: cshogi.Board, expected: Labels, evidence: Evidence, nearest: Hypothesis, *, config: ReconcileConfig
 ) -> Diagnosis:
     """Sentences and squares for a board that no legal explanation fits.
 
@@ -48,20 +53,20 @@ def explain_mismatch(
         expected: its labels.
         evidence: the window's evidence.
         nearest: the best-scoring legal explanation.
-        log_odds: how much more likely the read label must be for a square to count as different.
-        limit: most sentences to return.
+        config: thresholds (`mismatch_log_odds`) and the most sentences to return (`max_messages`).
     """
-    diff = strong_differences(evidence, expected, log_odds)
-    attempt = _attempted_move(board, expected, evidence.best, diff)
+    diff = contradictions(evidence, expected, set(), config)
+    attempt = _attempted_move(board, expected, evidence, diff)
     if attempt is not None:
         return (attempt,), tuple(square_name(i) for i in diff)
-    return explain_against(evidence, nearest.labels(), log_odds, limit)
+    return explain_against(evidence, nearest.labels(), dropped_squares(nearest.moves), config)
 
 
-def explain_against(evidence: Evidence, target: Labels, log_odds: float, limit: int) -> Diagnosis:
+def explain_against(evidence: Evidence, target: Labels, kind_checked: set[int], config: ReconcileConfig) -> Diagnosis:
     """Square-by-square sentences: how the read board differs from the position `target`."""
-    squares = strong_differences(evidence, target, log_odds)
-    messages = [_square_sentence(i, int(target[i]), int(evidence.best[i])) for i in squares[:limit]]
+    squares = contradictions(evidence, target, kind_checked, config)
+    limit = config.max_messages
+    messages = [_square_sentence(i, int(target[i]), seen_label(evidence, i)) for i in squares[:limit]]
     if len(squares) > limit:
         messages.append(f"{len(squares) - limit} more squares differ from the position.")
     if not messages:
@@ -78,11 +83,12 @@ def _square_sentence(square: int, wanted: int, seen: int) -> str:
     return f"square {name} should hold {describe_label(wanted)}, not {describe_label(seen)}."
 
 
-def _attempted_move(board: cshogi.Board, expected: Labels, seen: Labels, diff: list[int]) -> str | None:
+def _attempted_move(board: cshogi.Board, expected: Labels, evidence: Evidence, diff: list[int]) -> str | None:
     """The referee's sentence for a recognisable attempted move or drop, or None."""
     side = _SIDES[board.turn]
+    seen = {i: seen_label(evidence, i) for i in diff}
     if len(diff) == 1 and expected[diff[0]] == EMPTY_INDEX and seen[diff[0]] != EMPTY_INDEX:
-        return _attempted_drop(board, side, diff[0], int(seen[diff[0]]))
+        return _attempted_drop(board, side, diff[0], seen[diff[0]])
     if len(diff) != 2:
         return None
     emptied = [i for i in diff if seen[i] == EMPTY_INDEX and expected[i] != EMPTY_INDEX]
@@ -90,15 +96,15 @@ def _attempted_move(board: cshogi.Board, expected: Labels, seen: Labels, diff: l
     if len(emptied) != 1 or len(filled) != 1:
         return None
     src, dst = emptied[0], filled[0]
-    moved, shown = int(expected[src]), int(seen[dst])
-    if owner(moved) != owner(shown):
+    moved = int(expected[src])
+    if owner(moved) != owner(seen[dst]):
         return None
     if owner(moved) != board.turn:
         return (
             f"it is {SIDE_NAMES[side]}'s turn, but {describe_label(moved)} moved from "
             f"{square_name(src)} to {square_name(dst)}."
         )
-    return _attempted_board_move(board, src, dst, moved, shown)
+    return _attempted_board_move(board, src, dst, moved, evidence)
 
 
 def _attempted_drop(board: cshogi.Board, side: str, dst: int, shown: int) -> str | None:
@@ -114,20 +120,16 @@ def _attempted_drop(board: cshogi.Board, side: str, dst: int, shown: int) -> str
     return None if verdict.legal else verdict.explanation
 
 
-def _attempted_board_move(board: cshogi.Board, src: int, dst: int, moved: int, shown: int) -> str | None:
-    kind, face = SQUARE_LABELS[moved].upper(), SQUARE_LABELS[shown].upper()
+def _attempted_board_move(board: cshogi.Board, src: int, dst: int, moved: int, evidence: Evidence) -> str | None:
+    """The moved piece's identity comes from the game; only its face (promoted or not) is read at `dst`."""
+    label = SQUARE_LABELS[moved]
     plain = f"{square_name(src)}{square_name(dst)}"
-    if face in (kind, f"+{kind}"):
-        verdict = check_move(board, plain + ("+" if face != kind else ""))
-        return None if verdict.legal else verdict.explanation
-    verdict = check_move(board, plain)
-    promoted = check_move(board, plain + "+")
-    if not verdict.legal and not promoted.legal:
-        return verdict.explanation
-    return (
-        f"square {square_name(dst)} shows a {KIND_NAMES[face]}, but the piece that moved there from "
-        f"{square_name(src)} is a {KIND_NAMES[kind]}."
+    promoted = f"+{label}"
+    promote = promoted in LABEL_INDEX and (
+        evidence.log_probs[dst, LABEL_INDEX[promoted]] > evidence.log_probs[dst, moved]
     )
+    verdict = check_move(board, plain + ("+" if promote else ""))
+    return None if verdict.legal else verdict.explanation
 
 
 def hands_sentences(seen: Hands, wanted: Hands) -> tuple[str, ...]:

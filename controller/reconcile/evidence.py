@@ -26,7 +26,10 @@ class Evidence:
     Attributes:
         log_probs: (81, 29) mean log-probability per square and label (0 everywhere on unseen squares).
         best: (81,) label index with the highest mean log-probability.
-        confidence: (81,) geometric-mean probability of that label (1.0 on unseen squares).
+        occupancy_log_probs: (81, 3) mean log-probability of a sente piece, a gote piece, and empty.
+        occupancy: (81,) the most likely of those three classes.
+        confidence: (81,) geometric-mean probability of that class (1.0 on unseen squares): low when the
+            reader cannot tell whether, or whose, a piece stands there (a knocked-over piece, one off its square).
         unseen: squares no frame in the window could read.
         frames: frames in the window.
         hands: the latest hand counts (None when unknown) and their confidence.
@@ -36,6 +39,8 @@ class Evidence:
 
     log_probs: FloatArray
     best: npt.NDArray[np.int64]
+    occupancy_log_probs: FloatArray
+    occupancy: npt.NDArray[np.int64]
     confidence: FloatArray
     unseen: frozenset[int]
     frames: int
@@ -51,6 +56,7 @@ class EvidenceWindow:
         self._size = size
         self._floor = floor
         self._logs: deque[FloatArray] = deque(maxlen=size)
+        self._occupancy_logs: deque[FloatArray] = deque(maxlen=size)
         self._masks: deque[FloatArray] = deque(maxlen=size)
         self._times: deque[float] = deque(maxlen=size)
         self._hands: Hands | None = None
@@ -59,6 +65,7 @@ class EvidenceWindow:
     def clear(self) -> None:
         """Forget every frame."""
         self._logs.clear()
+        self._occupancy_logs.clear()
         self._masks.clear()
         self._times.clear()
 
@@ -71,6 +78,8 @@ class EvidenceWindow:
         if obs.unreliable:
             mask[sorted(obs.unreliable)] = 0.0
         self._logs.append(np.log(np.maximum(obs.probs, self._floor)) * mask)
+        occupancy = np.stack([obs.probs[:, :14].sum(axis=1), obs.probs[:, 14:28].sum(axis=1), obs.probs[:, 28]], 1)
+        self._occupancy_logs.append(np.log(np.maximum(occupancy, self._floor)) * mask)
         self._masks.append(mask)
         self._times.append(obs.time)
         self._hands = None if obs.hands is None else hands_from_mapping(obs.hands)
@@ -81,13 +90,16 @@ class EvidenceWindow:
         seen = np.sum(self._masks, axis=0)
         total = np.sum(self._logs, axis=0)
         log_probs = np.where(seen > 0, total / np.maximum(seen, 1.0), 0.0)
-        best = np.argmax(log_probs, axis=1)
-        confidence = np.exp(log_probs[np.arange(81), best])
+        occupancy_logs = np.where(seen > 0, np.sum(self._occupancy_logs, axis=0) / np.maximum(seen, 1.0), 0.0)
+        occupancy = np.argmax(occupancy_logs, axis=1)
+        confidence = np.exp(occupancy_logs[np.arange(81), occupancy])
         unseen_mask = seen[:, 0] == 0
         confidence[unseen_mask] = 1.0
         return Evidence(
             log_probs=log_probs,
-            best=best,
+            best=np.argmax(log_probs, axis=1),
+            occupancy_log_probs=occupancy_logs,
+            occupancy=occupancy,
             confidence=confidence,
             unseen=frozenset(int(i) for i in np.flatnonzero(unseen_mask)),
             frames=len(self._logs),

@@ -17,7 +17,7 @@ import cshogi
 import numpy as np
 
 from controller.reconcile.evidence import Evidence
-from controller.reconcile.labels import Hands, Labels, Pairs, move_effect, move_primary_square
+from controller.reconcile.labels import OCCUPANCY, Hands, Labels, Pairs, move_effect, move_primary_square, square_index
 from controller.reconcile.types import ReconcileConfig
 
 Changes = tuple[tuple[int, int], ...]
@@ -180,13 +180,35 @@ class Scorer:
                 score -= self._hand_scale * (abs(gap[slot] - change) - abs(gap[slot]))
         return Hypothesis(takeback, moves, base.labels, changes, _apply_hands(base.hands, hand_delta), score)
 
-    def misfit(self, hypothesis: Hypothesis) -> list[tuple[int, float]]:
-        """Squares (with log-odds) whose best label beats the explanation's by more than the mismatch threshold."""
-        labels = hypothesis.labels()
-        log_probs = self.evidence.log_probs
-        odds = log_probs[np.arange(81), self.evidence.best] - log_probs[np.arange(81), labels]
-        bad = np.flatnonzero(odds > self.config.mismatch_log_odds)
-        return sorted(((int(i), float(odds[i])) for i in bad), key=lambda item: -item[1])
+    def misfit(self, hypothesis: Hypothesis) -> list[int]:
+        """Squares that contradict the explanation by more than the mismatch threshold: a piece where it has
+        none, none where it has one, the wrong owner, or the wrong kind where it drops a piece. The kinds of
+        pieces already on the board come from the game, not from the reader."""
+        return contradictions(self.evidence, hypothesis.labels(), dropped_squares(hypothesis.moves), self.config)
+
+
+def contradictions(evidence: Evidence, labels: Labels, kind_checked: set[int], config: ReconcileConfig) -> list[int]:
+    """Squares of `labels` the evidence contradicts (occupancy everywhere, the kind on `kind_checked`), worst first."""
+    rows = np.arange(81)
+    occupancy = evidence.occupancy_log_probs
+    odds = occupancy[rows, evidence.occupancy] - occupancy[rows, OCCUPANCY[labels]]
+    for square in kind_checked:
+        kind_odds = evidence.log_probs[square, evidence.best[square]] - evidence.log_probs[square, labels[square]]
+        odds[square] = max(odds[square], kind_odds)
+    bad = np.flatnonzero(odds > config.mismatch_log_odds)
+    return sorted((int(i) for i in bad), key=lambda i: -float(odds[i]))
+
+
+def dropped_squares(moves: tuple[str, ...]) -> set[int]:
+    """Squares where `moves` drop a piece that is still there after them."""
+    squares: set[int] = set()
+    for usi in moves:
+        if usi[1] == "*":
+            squares.add(square_index(usi[2:4]))
+        else:
+            squares.discard(square_index(usi[0:2]))
+            squares.discard(square_index(usi[2:4]))
+    return squares
 
 
 def _apply_hands(hands: Hands, delta: Pairs) -> Hands:

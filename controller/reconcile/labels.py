@@ -23,6 +23,9 @@ N_LABELS = len(SQUARE_LABELS)
 EMPTY_INDEX = SQUARE_LABELS.index(EMPTY)
 LABEL_INDEX: dict[str, int] = {label: i for i, label in enumerate(SQUARE_LABELS)}
 
+OCCUPANCY: npt.NDArray[np.int64] = np.array([0] * 14 + [1] * 14 + [2], dtype=np.int64)
+"""Label index to its occupancy class: 0 a sente piece, 1 a gote piece, 2 empty."""
+
 HAND_KINDS: tuple[str, ...] = ("R", "B", "G", "S", "N", "L", "P")
 HAND_LABELS: tuple[str, ...] = (*HAND_KINDS, *(k.lower() for k in HAND_KINDS))
 """The 14 hand slots: sente's seven kinds then gote's, keyed by SFEN letter."""

@@ -48,6 +48,8 @@ class NoiseModel:
         unreliable_rate: per frame, chance that one square is flagged unreliable (its probabilities garbage).
         hand_confidence: the confidence reported with the hand counts.
         hands_visible: whether hand counts are reported at all.
+        misread_kinds: kinds (sente's spelling) the reader consistently takes for their first look-alike, as a
+            classifier does with a piece style it never saw (the look-alike at 0.6, the truth at 0.3).
     """
 
     correct_low: float = 0.90
@@ -58,6 +60,7 @@ class NoiseModel:
     unreliable_rate: float = 0.0
     hand_confidence: float = 0.95
     hands_visible: bool = True
+    misread_kinds: tuple[str, ...] = ()
 
 
 def _similar(label: str) -> list[int]:
@@ -101,6 +104,7 @@ class SyntheticReader:
         self.rng = np.random.default_rng(seed)
         self._table = _confusion_table(self.noise)
         self._similar = [_similar(label) for label in SQUARE_LABELS]
+        self._misread = np.array([label.upper() in self.noise.misread_kinds for label in SQUARE_LABELS])
 
     def probabilities(self, labels: Labels) -> npt.NDArray[np.float64]:
         """(81, 29) probabilities for the true labels, with the model's noise."""
@@ -113,6 +117,11 @@ class SyntheticReader:
         probs[np.arange(81), labels] = correct
         for square in np.flatnonzero(rng.random(81) < noise.hard_error_rate):
             self._hard_error(probs, int(square), int(labels[square]))
+        for square in np.flatnonzero(self._misread[labels]):
+            label = int(labels[square])
+            row = np.full(N_LABELS, 0.1 / (N_LABELS - 2))
+            row[self._similar[label][0]], row[label] = 0.6, 0.3
+            probs[square] = row
         return probs
 
     def _hard_error(self, probs: npt.NDArray[np.float64], square: int, label: int) -> None:

@@ -141,8 +141,10 @@ class ReconcileConfig:
         commit_margin: how far the best explanation must be ahead of the next one to be committed.
         prune_margin: pairs of moves whose first or second move starts on a square showing no sign of change
             (evidence for its expected label this much ahead of any other) are not scored; >= commit_margin.
-        mismatch_log_odds: a square disagrees with an explanation when its best label is this much more likely.
-        unclear_probability: a square whose best label has a lower (geometric mean) probability is unclear.
+        mismatch_log_odds: a square contradicts an explanation when the reader finds another occupancy (empty,
+            sente's piece, gote's piece) this much more likely, or, where a piece was dropped, another kind.
+        unclear_probability: a square whose most likely occupancy has a lower (geometric mean) probability is
+            unclear (a knocked-over piece, one off its square): nothing is committed while one is.
         pair_penalty / takeback_penalty / replace_penalty: prior costs of two moves between reads, of a
             takeback, and of a different move after taking one back.
         hand_weight: log-likelihood cost per piece of difference between the seen and explained hands
@@ -161,7 +163,7 @@ class ReconcileConfig:
     commit_margin: float = 2.0
     prune_margin: float = 3.0
     mismatch_log_odds: float = 3.0
-    unclear_probability: float = 0.5
+    unclear_probability: float = 0.6
     pair_penalty: float = 1.0
     takeback_penalty: float = 3.5
     replace_penalty: float = 1.0

@@ -74,11 +74,21 @@ def test_square_should_be_empty() -> None:
     assert set(result.squares) == {"5e", "1a"}
 
 
-def test_illegal_promotion_face() -> None:
-    """A gold turned up promoted is not a legal face: reported with the square."""
+def test_moved_piece_read_as_another_kind_is_committed() -> None:
+    """Identity comes from the game: a gold moved to 6h and read as a promoted silver is still the gold's move."""
+    reconciler = Reconciler()
     labels, hands = edited(cshogi.Board(), {"6i": "empty", "6h": "+S"})
-    result = _mismatches(Reconciler(), labels, hands)[-1]
-    assert result.messages == ("square 6h shows a promoted silver, but the piece that moved there from 6i is a gold.",)
+    results = decisions(feed(reconciler, still(SyntheticReader(7), labels, hands, 0.0, 5)))
+    assert [r.moves for r in results] == [("6i6h",)]
+
+
+def test_dropped_piece_read_as_another_kind_is_not_committed() -> None:
+    """A drop's kind must be seen: a gold on 5e while only a silver is in hand is reported, not committed."""
+    sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LN1GKGSNL b S 1"
+    board = after(sfen, ["S*5e"])
+    labels, hands = edited(board, {"5e": "G"})
+    result = _mismatches(Reconciler(sfen=sfen), labels, hands)[-1]
+    assert result.messages == ("sente has no gold in hand to drop.",)
 
 
 def test_problem_is_not_reported_before_it_settles() -> None:

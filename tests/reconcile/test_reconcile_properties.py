@@ -81,3 +81,14 @@ def test_still_board_with_heavy_noise_commits_nothing() -> None:
             result = reconciler.observe(reader.observe_board(board, 0.1 * k))
             assert not isinstance(result, MoveCommitted | Takeback | Ambiguous), result
         assert reconciler.moves == tuple(games[seed][:40])
+
+
+def test_unseen_piece_style_still_reconstructs() -> None:
+    """A reader that always takes silvers for golds and knights for lances (a style it never saw) costs prompts
+    on drops at most: moves come from the game, so the game is recovered with zero false moves."""
+    moves = _games()[7]
+    noise = NoiseModel(misread_kinds=("S", "N"), hands_visible=False)
+    recovered, prompts, false_moves = replay(moves, seed=3, pair_every=0, noise=noise)
+    assert false_moves == []
+    assert recovered == moves
+    assert prompts <= sum(1 for m in moves if m[:2] in ("S*", "N*"))
