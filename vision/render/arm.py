@@ -31,10 +31,14 @@ WRIST_MM = 190.0
 ARM_LENGTH_MM = 900.0
 
 
-def random_arm(rng: np.random.Generator) -> Arm:
-    """An arm reaching for a random point over the board from a random side."""
-    tip = (float(rng.uniform(20, GRID_W_MM - 20)), float(rng.uniform(20, GRID_H_MM - 20)))
-    return Arm(tip, float(rng.uniform(0, 360)), float(rng.uniform(40, 160)), float(rng.uniform(75, 100)))
+def random_arm(rng: np.random.Generator, camera: Camera) -> Arm:
+    """An arm reaching from a random side, its fingertips seen over a random point of the grid (placed on the
+    camera ray through that point, so the hand covers part of the board whatever the pose)."""
+    seen = np.array([rng.uniform(20, GRID_W_MM - 20), rng.uniform(20, GRID_H_MM - 20)])
+    height = float(min(rng.uniform(40, 160), 0.4 * abs(camera.centre[2])))
+    foot = np.array(camera.foot())
+    tip = foot + (seen - foot) / camera.parallax(height)
+    return Arm((float(tip[0]), float(tip[1])), float(rng.uniform(0, 360)), height, float(rng.uniform(75, 100)))
 
 
 def _frame(arm: Arm) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -157,7 +157,7 @@ def render_scene(scene: Scene, options: RenderOptions) -> Rendered:
     draw_grid(canvas, plane, look)
     light = Light.random(rand.light, options.lighting)
     draws = _piece_draws(scene, options, sprites, rand.pieces, camera=camera, light=light)
-    arm = scene.arm or (random_arm(rand.arm) if options.hand else None)
+    arm = scene.arm or (random_arm(rand.arm, camera) if options.hand else None)
     _draw_pieces(canvas, cover, plane, camera, draws=draws, light=light, arm=arm)
     fall = (light.dx * light.shadow_per_mm, light.dy * light.shadow_per_mm)
     image = draw_background(rand.look, camera, options.size, look=look, stands=options.stands, light=fall)
