@@ -1,8 +1,8 @@
 """`shogi-robot vision render | styles`: the virtual camera from the command line.
 
-- `render --sfen SFEN [--seed N] [--style NAME] [--size WxH] [--hand] [--overhead] [--clean] -o OUT.png`: draw a
-  frame of a position (any board, also half set up; `startpos` or a handicap name work too) and write it; prints
-  the ground truth (board corners in pixels, occluded squares) on stdout.
+- `render --sfen SFEN [--seed N] [--style NAME] [--size WxH] [--hand] [--overhead] [--clean] [--distortion K]
+  -o OUT.png`: draw a frame of a position (any board, also half set up; `startpos` or a handicap name work
+  too) and write it; prints the ground truth (board corners in pixels, occluded squares) on stdout.
 - `styles`: list the piece styles the renderer ships.
 """
 
@@ -28,6 +28,7 @@ def register_vision(subparsers: Any) -> None:
     render.add_argument("--overhead", action="store_true", help="camera straight above, sente at the bottom")
     render.add_argument("--no-stands", action="store_true", help="leave out the piece stands")
     render.add_argument("--clean", action="store_true", help="no noise, blur or JPEG artefacts")
+    render.add_argument("--distortion", type=float, default=0.0, help="radial lens distortion k (> 0 barrel)")
     render.add_argument("--json", action="store_true", help="print the ground truth as JSON")
     render.add_argument("-o", "--output", type=Path, required=True, help="image file to write (.png, .jpg)")
     render.set_defaults(func=_render)
@@ -64,6 +65,7 @@ def _render(args: argparse.Namespace) -> int:
         pose=CameraPose.overhead() if args.overhead else None,
         hand=args.hand,
         stands=not args.no_stands,
+        distortion=args.distortion,
         **({"noise": 0.0, "blur": 0.0, "jpeg": 0.0} if args.clean else {}),
     )
     rendered = render_position(_position(args.sfen), options)
