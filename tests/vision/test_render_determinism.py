@@ -40,3 +40,13 @@ def test_switching_noise_off_keeps_the_scene() -> None:
     fast = render_position(POSITION, RenderOptions.fast(seed=5, size=(640, 480)))
     assert np.allclose(full.board_corners_px, fast.board_corners_px)
     assert np.abs(full.image.astype(int) - fast.image.astype(int)).mean() < 12
+
+
+def test_exposure_darkens_and_blows_out() -> None:
+    """`exposure` scales brightness: a dark room is dark, a blown-out frame is mostly saturated."""
+    base = RenderOptions.fast(seed=8, size=(640, 480))
+    normal = render_position(POSITION, base).image.mean()
+    dark = render_position(POSITION, RenderOptions.fast(seed=8, size=(640, 480), exposure=0.15)).image
+    bright = render_position(POSITION, RenderOptions.fast(seed=8, size=(640, 480), exposure=4.0)).image
+    assert dark.mean() < 0.2 * normal
+    assert (bright == 255).mean() > 0.5

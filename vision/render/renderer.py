@@ -65,6 +65,8 @@ class RenderOptions:
     max_tilt_deg: float = 45.0
     distortion: float = 0.0
     """Radial lens distortion coefficient (`vision.render.lens`; > 0 barrel). Off by default."""
+    exposure: float = 1.0
+    """Overall brightness factor on top of the random lighting (0.15 = a dark room, 2.5 = blown out)."""
 
     def __post_init__(self) -> None:
         w, h = self.size
@@ -74,6 +76,8 @@ class RenderOptions:
             value = getattr(self, name)
             if not 0.0 <= value <= 3.0:
                 raise RenderError(f"{name} strength {value} outside 0..3")
+        if not 0.02 <= self.exposure <= 10.0:
+            raise RenderError(f"exposure {self.exposure} outside 0.02..10")
         if not -0.3 <= self.distortion <= 0.3:
             raise RenderError(f"lens distortion {self.distortion} outside -0.3..0.3")
 
@@ -248,6 +252,8 @@ def _warp_onto(image: np.ndarray, canvas: np.ndarray, cover: np.ndarray, plane: 
 def _effects(image: np.ndarray, options: RenderOptions, rand: _Randoms) -> np.ndarray:
     if options.lighting > 0:
         image = lighting(image, rand.tone, options.lighting)
+    if options.exposure != 1.0:
+        image = cv2.convertScaleAbs(image, alpha=options.exposure)
     if options.blur > 0:
         image = lens_blur(image, rand.blur, options.blur)
     if options.noise > 0:
