@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from vision.errors import VisionError
 
-class RenderError(ValueError):
-    """Base of the renderer's errors (a ValueError, so the CLI reports it as exit 1)."""
+
+class RenderError(VisionError):
+    """Base of the renderer's errors (a `VisionError`, hence a ValueError: the CLI reports it as exit 1)."""
 
 
 class SceneError(RenderError):
