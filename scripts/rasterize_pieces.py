@@ -53,7 +53,8 @@ acb3b12286dd41bc88edfa81172e6a5e7f68c52b. Built by `scripts/rasterize_pieces.py`
 | engraved_cz | ddeo604 | CC BY-SA 4.0 |
 
 Changes: rasterised and cropped; engraved_cz `0KE`/`0NK` are `1KE`/`1NK` turned by 180 degrees (cairosvg draws
-the originals' body gradient wrongly); simple_kanji's bare glyphs are laid on a drawn wooden pentagon.
+the originals' body gradient wrongly); simple_kanji's bare glyphs are laid on a drawn wooden pentagon; a gote
+file (`1XX`) that would be the sente one turned by 180 degrees is left out (the renderer turns `0XX`).
 The derived PNGs are shared under the same licences as their sources (CC BY / CC BY-SA as listed).
 
 The `font_*` folders are drawn by the script from Debian fonts (glyph shapes only, on a drawn pentagon):
