@@ -88,3 +88,11 @@ def test_lens_distortion_ground_truth_follows_the_bent_lines() -> None:
     assert wood - grey[on[:, 1], on[:, 0]].mean() > 40
     assert np.abs(on - pinhole).max() > 3
     assert np.allclose(r.board_corners_px[0], r.to_image(np.array([[0.0, 0.0]]))[0])
+
+
+def test_stands_in_view_keeps_both_stands_in_the_picture() -> None:
+    """`stands_in_view` fits random poses so that both stand regions are inside the picture."""
+    for seed in range(8):
+        r = render_position(EMPTY_BOARD, RenderOptions.fast(seed=seed, size=(640, 480), stands_in_view=True))
+        for region in r.stand_regions_px.values():
+            assert region.min() >= 0 and region[:, 0].max() <= 640 and region[:, 1].max() <= 480

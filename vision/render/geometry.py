@@ -83,9 +83,15 @@ class CameraPose:
         return CameraPose(fill=fill)
 
     @staticmethod
-    def random(rng: np.random.Generator, max_tilt_deg: float = 45.0, size: tuple[int, int] | None = None) -> CameraPose:
+    def random(
+        rng: np.random.Generator,
+        max_tilt_deg: float = 45.0,
+        size: tuple[int, int] | None = None,
+        with_stands: bool = False,
+    ) -> CameraPose:
         """A plausible camera: tilt up to `max_tilt_deg`, any roll, board filling 55-95 % of the short side.
-        With the picture `size`, the fill is reduced as needed so that the whole board is in the picture."""
+        With the picture `size`, the fill is reduced as needed so that the whole board (and with `with_stands`
+        both piece stands) is in the picture."""
         tilt = float(max_tilt_deg * math.sqrt(rng.uniform(0.0, 1.0)))
         pose = CameraPose(
             tilt_deg=tilt,
@@ -96,16 +102,18 @@ class CameraPose:
             cy=float(rng.normal(0.0, 0.04)),
             fov_deg=float(rng.uniform(40.0, 65.0)),
         )
-        return pose if size is None else pose.fitted(size)
+        return pose if size is None else pose.fitted(size, with_stands=with_stands)
 
-    def fitted(self, size: tuple[int, int], border: float = 0.02) -> CameraPose:
-        """This pose with `fill` reduced (never raised) until the board, edges included, is inside the picture
-        with `border` (fraction of the short side) to spare."""
+    def fitted(self, size: tuple[int, int], border: float = 0.02, with_stands: bool = False) -> CameraPose:
+        """This pose with `fill` reduced (never raised) until the board, edges included (and with `with_stands`
+        the stands), is inside the picture with `border` (fraction of the short side) to spare."""
         pose = self
         width, height = size
         pad = border * min(width, height)
         m = BOARD_MARGIN_MM
         corners = np.array([[-m, -m], [GRID_W_MM + m, -m], [GRID_W_MM + m, GRID_H_MM + m], [-m, GRID_H_MM + m]])
+        if with_stands:
+            corners = np.concatenate([corners, STAND_REGIONS_MM["b"], STAND_REGIONS_MM["w"]])
         for _ in range(40):
             px = apply_homography(Camera.from_pose(pose, size).homography(), corners)
             if (

@@ -67,6 +67,8 @@ class RenderOptions:
     """Radial lens distortion coefficient (`vision.render.lens`; > 0 barrel). Off by default."""
     exposure: float = 1.0
     """Overall brightness factor on top of the random lighting (0.15 = a dark room, 2.5 = blown out)."""
+    stands_in_view: bool = False
+    """With a random pose, also keep both stands inside the picture (for reading pieces in hand)."""
 
     def __post_init__(self) -> None:
         w, h = self.size
@@ -153,7 +155,8 @@ def render_scene(scene: Scene, options: RenderOptions) -> Rendered:
     """Render a scene."""
     rand = _Randoms.from_seed(options.seed)
     sprites = load_style(options.style)
-    pose = options.pose or CameraPose.random(rand.pose, options.max_tilt_deg, options.size)
+    in_view = options.stands_in_view and options.stands
+    pose = options.pose or CameraPose.random(rand.pose, options.max_tilt_deg, options.size, with_stands=in_view)
     camera = Camera.from_pose(pose, options.size)
     plane = plan_plane(camera, options.size, board_box(options.stands))
     look = BoardLook.random(rand.look)
