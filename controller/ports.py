@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 
 class Clock(Protocol):
     """Monotonic time in seconds, injected so that tests and simulations control it."""
@@ -38,4 +41,15 @@ class Gantry(Protocol):
 
     def release(self) -> None:
         """De-energise the magnet or pump (after motion has stopped)."""
+        ...
+
+
+class FrameSource(Protocol):
+    """A camera: each `read()` returns the newest frame as a BGR uint8 array (height x width x 3).
+
+    Real cameras live in `hardware.camera`; the simulated one is `controller.sim.camera.VirtualCamera`.
+    """
+
+    def read(self) -> npt.NDArray[np.uint8]:
+        """The next frame (BGR, uint8); raises the source's own error when none can be had."""
         ...
