@@ -138,12 +138,18 @@ def piece_patch(plane: Plane, camera: Camera, piece: PieceDraw) -> FacePatch:
 
 
 def draw_piece_shadow(shadow: np.ndarray, plane: Plane, piece: PieceDraw, patch: FacePatch, light: Light) -> None:
-    """Add the piece's silhouette, cast along the light from about half its height, to the uint8 shadow layer."""
+    """Add the piece's silhouette, cast along the light from about half its height, to the uint8 shadow layer,
+    and (for a resting piece) a weaker one right under it: the soft contact shadow round its base."""
     fall = (piece.elevation_mm + piece.thickness_mm / 2) * light.shadow_per_mm + 0.6
     target = np.array(patch.base_mm) + np.array([light.dx, light.dy]) * fall
     shift = (target - np.array(patch.face_mm)) * plane.scale
     alpha = cv2.extractChannel(patch.pixels, 3)
     _stamp_max(shadow, alpha, patch.origin[0] + shift[0], patch.origin[1] + shift[1])
+    if piece.elevation_mm == 0.0:
+        under = (np.array(patch.base_mm) - np.array(patch.face_mm)) * plane.scale
+        _stamp_max(
+            shadow, cv2.convertScaleAbs(alpha, alpha=0.6), patch.origin[0] + under[0], patch.origin[1] + under[1]
+        )
 
 
 def apply_shadow(canvas: np.ndarray, shadow: np.ndarray, blur_px: float, strength: float) -> None:
