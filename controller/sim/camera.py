@@ -1,0 +1,87 @@
+"""The virtual camera: a frame source that photographs the VirtualBoard as it is at the moment of `read()`.
+
+Owns: `CameraSettings` (style, seed, picture size, pose, per-frame variation) and `VirtualCamera`. The board's
+look (wood, table, lamp, piece set, pose) is fixed for the camera's life by the seed; every frame adds its own
+small brightness drift and sensor noise, as a real camera's frames differ while nothing moves. A scene that has
+not changed is not rendered again (only the per-frame variation is redrawn), so still frames are cheap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from controller.sim.errors import SimError
+from controller.sim.world import VirtualBoard
+from vision.render import CameraPose, Rendered, RenderOptions, list_styles, render_scene
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """How the virtual camera is set up for one game.
+
+    Attributes:
+        style: piece artwork style (`vision.render.list_styles()`).
+        seed: fixes the board's look, the lamp and (when `pose` is None) the camera pose.
+        size: picture (width, height).
+        pose: where the camera is; None for a plausible random one from the seed (tilt up to `max_tilt_deg`).
+        max_tilt_deg: largest random tilt.
+        frame_noise: per-frame sensor noise (standard deviation in grey levels).
+        frame_gain: per-frame brightness drift (standard deviation, as a fraction).
+    """
+
+    style: str = "kanji_light"
+    seed: int = 0
+    size: tuple[int, int] = (800, 600)
+    pose: CameraPose | None = None
+    max_tilt_deg: float = 30.0
+    frame_noise: float = 1.5
+    frame_gain: float = 0.01
+
+    def __post_init__(self) -> None:
+        if self.style not in list_styles():
+            raise SimError(f"unknown piece style {self.style!r} (known: {', '.join(list_styles())})")
+        if not 0.0 <= self.frame_noise <= 20.0 or not 0.0 <= self.frame_gain <= 0.2:
+            raise SimError("camera: frame_noise in 0..20 and frame_gain in 0..0.2")
+
+
+class VirtualCamera:
+    """`read()` returns a BGR uint8 frame of the board now (a `controller.ports.FrameSource`)."""
+
+    def __init__(self, board: VirtualBoard, settings: CameraSettings | None = None) -> None:
+        self.board = board
+        self.settings = s = settings or CameraSettings()
+        self._rng = np.random.default_rng([abs(int(s.seed)), 0xCA3])
+        pose = s.pose or CameraPose.random(self._rng, s.max_tilt_deg, s.size)
+        self.options = RenderOptions(style=s.style, seed=s.seed, size=s.size, pose=pose)
+        self._key: str | None = None
+        self.last: Rendered | None = None
+        """The last render (its ground truth: corners, occluded squares)."""
+        self.renders = 0
+        """Scenes rendered so far (still frames reuse the last)."""
+
+    @property
+    def pose(self) -> CameraPose:
+        """The camera pose."""
+        assert self.options.pose is not None
+        return self.options.pose
+
+    def read(self) -> np.ndarray:
+        """The next frame."""
+        scene = self.board.scene()
+        key = repr(scene)
+        if key != self._key or self.last is None:
+            self.last = render_scene(scene, self.options)
+            self._key = key
+            self.renders += 1
+        return self._vary(np.asarray(self.last.image, dtype=np.uint8))
+
+    def _vary(self, image: np.ndarray) -> np.ndarray:
+        s = self.settings
+        gain = 1.0 + float(self._rng.normal(0.0, s.frame_gain))
+        frame = image.astype(np.float32) * gain
+        if s.frame_noise > 0:
+            frame += self._rng.standard_normal(image.shape, dtype=np.float32) * np.float32(s.frame_noise)
+        out: np.ndarray = np.clip(frame, 0, 255).astype(np.uint8)
+        return out
