@@ -1,0 +1,139 @@
+"""The engine as the game's opponent: each `AskEngine` runs in a worker thread and its answer comes back to the
+game loop as an `EngineMoved` event.
+
+Owns: turning the machine's clock arguments into USI `go` limits (the engine's fixed limits, when configured,
+take precedence: strength by time, nodes or depth), the search thread, and forgetting the answer of a search
+the game abandoned (`StopEngine`): each request has a generation number and a stale answer is dropped. A dead or
+hung engine is restarted by `controller.engines.SupervisedEngine`; when even that fails the failure is
+reported through `on_error` (the game loop aborts the game with that message).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Protocol
+
+from controller.engines.client import GameOver
+from controller.engines.errors import EngineError
+from controller.engines.position import EnginePosition
+from controller.engines.protocol import BestMoveKind, GoLimits
+from controller.engines.search import SearchResult
+from controller.game.clock import GoArgs
+from controller.game.commands import AskEngine
+from controller.game.events import EngineMoved, Event
+
+
+class BlockingEngine(Protocol):
+    """What the worker needs of `controller.engines.SyncEngine`."""
+
+    def play(self, position: EnginePosition, limits: GoLimits | None = None) -> SearchResult:
+        """Search and return the checked answer."""
+        ...
+
+    def gameover(self, result: GameOver) -> None:
+        """`gameover win|lose|draw`."""
+        ...
+
+    def close(self) -> None:
+        """Quit the engine."""
+        ...
+
+
+def go_limits(go: GoArgs | None, fixed: GoLimits | None) -> GoLimits | None:
+    """The `go` limits: the engine's fixed limit when configured, else the game's clock (None: engine default)."""
+    if fixed is not None:
+        return fixed
+    if go is None:
+        return None
+    return GoLimits(
+        btime_ms=go.btime_ms,
+        wtime_ms=go.wtime_ms,
+        byoyomi_ms=go.byoyomi_ms,
+        binc_ms=go.binc_ms,
+        winc_ms=go.winc_ms,
+    )
+
+
+def answer_text(result: SearchResult) -> str:
+    """The answer as `EngineMoved` carries it: a USI move, `resign` or `win`."""
+    if result.bestmove.kind is BestMoveKind.RESIGN:
+        return "resign"
+    if result.bestmove.kind is BestMoveKind.WIN:
+        return "win"
+    move = result.move
+    if move is None:
+        raise EngineError("the engine answered no move")
+    return move
+
+
+class EngineOpponent:
+    """Asks the engine in a worker thread; answers are posted as events."""
+
+    def __init__(
+        self,
+        engine: BlockingEngine,
+        post: Callable[[Event], None],
+        *,
+        fixed: GoLimits | None = None,
+        on_error: Callable[[str], None],
+    ) -> None:
+        self._engine, self._post, self._fixed, self._on_error = engine, post, fixed, on_error
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._thread: threading.Thread | None = None
+        self.searches = 0
+
+    def ask(self, command: AskEngine) -> None:
+        """Start a search for `command`'s position (the previous one, if any, is waited for first)."""
+        with self._lock:
+            self._generation += 1
+            generation = self._generation
+        previous = self._thread
+        position = EnginePosition(command.start_sfen, command.moves)
+        limits = go_limits(command.go, self._fixed)
+
+        def search() -> None:
+            if previous is not None:
+                previous.join()
+            try:
+                text = answer_text(self._engine.play(position, limits))
+            except EngineError as exc:
+                self._deliver(generation, None, f"the engine failed: {exc}")
+                return
+            self._deliver(generation, text, None)
+
+        self._thread = threading.Thread(target=search, name="engine-search", daemon=True)
+        self._thread.start()
+        self.searches += 1
+
+    def _deliver(self, generation: int, text: str | None, error: str | None) -> None:
+        with self._lock:
+            if generation != self._generation:
+                return
+        if error is not None:
+            self._on_error(error)
+        elif text is not None:
+            self._post(EngineMoved(text))
+
+    def cancel(self) -> None:
+        """Forget the running search's answer (`StopEngine`)."""
+        with self._lock:
+            self._generation += 1
+
+    def gameover(self, result: GameOver) -> None:
+        """Tell the engine how the game ended (after any search has finished)."""
+        self.cancel()
+        if self._thread is not None:
+            self._thread.join()
+        try:
+            self._engine.gameover(result)
+        except EngineError as exc:
+            self._on_error(f"the engine failed at gameover: {exc}")
+
+    def close(self) -> None:
+        """Quit the engine (waits for a running search)."""
+        self.cancel()
+        if self._thread is not None:
+            self._thread.join()
+        self._engine.close()
