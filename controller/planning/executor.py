@@ -128,6 +128,7 @@ class Executor:
         self._ask_human, self._faults, self._rotator = ask_human, fault_types, rotator
         self._on_transfer = on_transfer or (lambda _i, _t: None)
         self._tolerance = tolerance_mm
+        self._moving = False
 
     def run(self, transfers: Sequence[Transfer], start: int = 0) -> ExecutionReport:
         """Carry out `transfers[start:]` in order; stop at the first fault and report it."""
@@ -183,7 +184,9 @@ class Executor:
     def _do(self, step: Step, settle: bool) -> None:
         if step.kind is StepKind.MOVE:
             assert step.point is not None
+            self._moving = True  # a fault inside move_to: the line may have run, the head may be on its way
             self.gantry.move_to(*step.point)
+            self._moving = False
             if settle:
                 self.gantry.wait_idle()
         elif step.kind is StepKind.GRIP:
@@ -198,7 +201,9 @@ class Executor:
         snapshot = getattr(exc, "snapshot", None)
         gripper_on: bool | None = getattr(snapshot, "gripper_on", None)
         head = _position(snapshot)
-        fate, released = self._fate(transfer, phase, gripper_on, _settled_position(snapshot, self._tolerance))
+        settled = None if self._moving else _settled_position(snapshot, self._tolerance)
+        self._moving = False
+        fate, released = self._fate(transfer, phase, gripper_on, settled)
         if fate is PieceFate.AT_DESTINATION:
             self.state.apply(transfer)
         elif fate is not PieceFate.AT_SOURCE:
