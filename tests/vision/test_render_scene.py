@@ -9,6 +9,7 @@ from vision.labels import EMPTY, labels_from_board_field
 from vision.render import (
     Arm,
     CameraPose,
+    Gantry,
     PlacedPiece,
     RenderOptions,
     Scene,
@@ -116,3 +117,13 @@ def test_bad_piece_and_square_are_rejected() -> None:
         PlacedPiece("P", 81)
     with pytest.raises(SceneError, match="two pieces"):
         Scene((PlacedPiece("P", 3), PlacedPiece("p", 3)))
+
+
+def test_gantry_in_view_hides_the_squares_under_its_head() -> None:
+    """A gantry head above 5e hides 5e (with the bridge across that rank); without it nothing is hidden."""
+    pieces = scene_from_sfen(START).pieces
+    options = RenderOptions.fast(seed=4, size=(640, 480), pose=CameraPose.overhead(fill=0.8))
+    with_gantry = render_scene(Scene(pieces, gantry=Gantry(square_centre_mm(40), height_mm=90.0)), options)
+    assert {36, 40, 44} <= with_gantry.occluded_squares
+    assert 76 not in with_gantry.occluded_squares
+    assert render_scene(Scene(pieces), options).occluded_squares == frozenset()

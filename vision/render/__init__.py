@@ -31,7 +31,7 @@ from vision.render.geometry import (
     square_centre_mm,
 )
 from vision.render.renderer import Rendered, RenderOptions, render_position, render_scene
-from vision.render.scene import Arm, PlacedPiece, Scene, scene_from_sfen
+from vision.render.scene import Arm, Gantry, PlacedPiece, Scene, scene_from_sfen
 
 __all__ = [
     "BOARD_MARGIN_MM",
@@ -43,6 +43,7 @@ __all__ = [
     "STAND_REGIONS_MM",
     "Arm",
     "CameraPose",
+    "Gantry",
     "PlacedPiece",
     "RenderError",
     "RenderOptions",

@@ -19,6 +19,7 @@ from vision.render.assets import PIECE_HEIGHT_MM, Sprite, load_style, sprite_cod
 from vision.render.board import BoardLook, Plane, board_box, draw_grid, draw_surface, plan_plane
 from vision.render.effects import jpeg, lens_blur, lighting, sensor_noise
 from vision.render.errors import RenderError
+from vision.render.gantry import draw_gantry, draw_gantry_shadow
 from vision.render.geometry import (
     GRID_CORNERS_MM,
     SQUARE_H_MM,
@@ -41,7 +42,7 @@ from vision.render.pieces import (
     piece_size_mm,
     tinted,
 )
-from vision.render.scene import Arm, Scene, scene_from_sfen
+from vision.render.scene import Arm, Gantry, Scene, scene_from_sfen
 from vision.render.stands import stand_layout
 from vision.render.table import draw_background
 
@@ -99,7 +100,7 @@ class Rendered:
     `distortion` (off by default) map points with `to_image`; corners and stand regions include it.
     `stand_regions_px` / `stand_regions_mm`: the stands' top surfaces (`b` sente's, `w` gote's), empty when
     not drawn. `labels`: 81 SFEN-order labels of resting pieces; `hands`: pieces in hand (`{"P": 2, "p": 1}`);
-    `occluded_squares`: squares the arm covers at least in part; `occluded_stands`: stands it touches."""
+    `occluded_squares`: squares the arm or gantry covers at least in part; `occluded_stands`: stands touched."""
 
     image: np.ndarray
     board_corners_px: np.ndarray
@@ -165,11 +166,14 @@ def render_scene(scene: Scene, options: RenderOptions) -> Rendered:
     light = Light.random(rand.light, options.lighting)
     draws = _piece_draws(scene, options, sprites, rand.pieces, camera=camera, light=light)
     arm = scene.arm or (random_arm(rand.arm, camera) if options.hand else None)
-    _draw_pieces(canvas, cover, plane, camera, draws=draws, light=light, arm=arm)
+    _draw_pieces(canvas, cover, plane, camera, draws=draws, light=light, occluders=(arm, scene.gantry))
     fall = (light.dx * light.shadow_per_mm, light.dy * light.shadow_per_mm)
     image = draw_background(rand.look, camera, options.size, look=look, stands=options.stands, light=fall)
     _warp_onto(image, canvas, cover, plane, camera)
-    mask = draw_arm(image, camera, arm, rand.arm) if arm is not None else None
+    mask = draw_gantry(image, camera, scene.gantry) if scene.gantry is not None else None
+    if arm is not None:
+        hand = draw_arm(image, camera, arm, rand.arm)
+        mask = hand if mask is None else cv2.max(mask, hand)
     if options.distortion:
         image = distort_image(image, options.distortion)
     image = _effects(image, options, rand)
@@ -227,15 +231,18 @@ def _draw_pieces(
     *,
     draws: list[PieceDraw],
     light: Light,
-    arm: Arm | None,
+    occluders: tuple[Arm | None, Gantry | None],
 ) -> None:
     """Shadows first (so no piece darkens its own face), then each piece's sides and face."""
     shadow = np.zeros(canvas.shape[:2], np.uint8)
     patches = [piece_patch(plane, camera, d) for d in draws]
     for draw, patch in zip(draws, patches, strict=True):
         draw_piece_shadow(shadow, plane, draw, patch, light)
+    arm, gantry = occluders
     if arm is not None:
         draw_arm_shadow(shadow, plane, camera, arm, light)
+    if gantry is not None:
+        draw_gantry_shadow(shadow, plane, camera, gantry, light)
     if light.strength > 0:
         apply_shadow(canvas, shadow, 1.6 * plane.scale, light.strength)
     for draw, patch in zip(draws, patches, strict=True):

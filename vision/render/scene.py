@@ -63,13 +63,24 @@ class Arm:
 
 
 @dataclass(frozen=True)
+class Gantry:
+    """The robot's XY gantry in view: its head above `head_mm` (board millimetres), the head's underside
+    `height_mm` above the board, the bridge and (with `rails`) the two rails higher up."""
+
+    head_mm: tuple[float, float]
+    height_mm: float = 90.0
+    rails: bool = True
+
+
+@dataclass(frozen=True)
 class Scene:
     """Pieces on the board or in the air, pieces in hand (`{"P": 2, "p": 1}`: uppercase sente's stand,
-    lowercase gote's), and an optional arm over the board."""
+    lowercase gote's), an optional arm over the board and an optional gantry in view."""
 
     pieces: tuple[PlacedPiece, ...]
     hands: dict[str, int] = field(default_factory=dict)
     arm: Arm | None = None
+    gantry: Gantry | None = None
 
     def __post_init__(self) -> None:
         seen: set[int] = set()
