@@ -89,7 +89,8 @@ def test_scene_labels_follow_the_sfen() -> None:
     [
         ("lnsgkgsnl/9/9 b - 1", "9 ranks"),
         ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNLX b - 1", "malformed"),
-        ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN b - 1", "80"),
+        ("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN b - 1", "rank 9"),
+        ("lnsgkgsnl1/r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", "rank 1"),
         ("+k8/9/9/9/9/9/9/9/9 b - 1", "malformed"),
         (START.replace(" b ", " x "), "side to move"),
         ("9/9/9/9/9/9/9/9/9 b 19P 1", "more than 18"),

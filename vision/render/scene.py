@@ -117,6 +117,10 @@ def parse_sfen(sfen: str) -> tuple[list[str], dict[str, int]]:
         raise SceneError(f"malformed SFEN board field {board!r}")
     if board.count("/") != 8:
         raise SceneError(f"SFEN board field needs 9 ranks separated by '/', got {board.count('/') + 1}")
+    for rank, row in enumerate(board.split("/")):
+        width = sum(int(ch) if ch.isdigit() else 1 for ch in row if ch != "+")
+        if width != 9:
+            raise SceneError(f"SFEN rank {rank + 1} ({row!r}) covers {width} squares, not 9")
     try:
         labels = labels_from_board_field(board)
     except ValueError as exc:
