@@ -89,9 +89,14 @@ class PieceDraw:
     """Fraction by which the face is washed towards a bluish white (a reflection on lacquer)."""
 
 
-def tinted(sprite: Sprite, tint: tuple[float, float, float]) -> Sprite:
-    """The sprite in another wood tone (per-channel factors on its colours and its side colour)."""
+def tinted(sprite: Sprite, tint: tuple[float, float, float], grain: np.ndarray | None = None) -> Sprite:
+    """The sprite in another wood tone (per-channel factors on its colours and its side colour), optionally
+    with a wood grain (`grain`: float32 factors around 1, at least the sprite's size) worked into its face."""
     pixels = cv2.transform(sprite.pixels, np.diag([*tint, 1.0]))
+    if grain is not None:
+        h, w = pixels.shape[:2]
+        factor = cv2.merge([grain[:h, :w]] * 3 + [np.ones((h, w), np.float32)])
+        pixels = cv2.multiply(pixels, factor, dtype=cv2.CV_8U)
     side = sprite.side_bgr
     return Sprite(pixels, (side[0] * tint[0], side[1] * tint[1], side[2] * tint[2]))
 

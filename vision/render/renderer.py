@@ -45,6 +45,7 @@ from vision.render.pieces import (
 from vision.render.scene import Arm, Gantry, Scene, scene_from_sfen
 from vision.render.stands import stand_layout
 from vision.render.table import draw_background
+from vision.render.wood import WoodLook, wood_texture
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,7 @@ def _piece_draws(
     set_scale = float(rng.uniform(0.78, 1.0))
     gyoku_side = bool(rng.integers(2))
     tint = PieceTone.random(rng)
+    grain = _piece_grain(rng)
     toned: dict[str, Sprite] = {}
     out: list[tuple[float, PieceDraw]] = []
     foot = np.array(camera.foot())
@@ -201,7 +203,7 @@ def _piece_draws(
         height, thick = piece_size_mm(label, set_scale)
         code = sprite_code(label, king_gyoku=label.isupper() == gyoku_side)
         if code not in toned:
-            toned[code] = tinted(sprites[code], tint)
+            toned[code] = tinted(sprites[code], tint, grain)
         size = height * (1.06 if lifted else 1.0)
         draw = PieceDraw(toned[code], centre, size, angle, lifted, thick, gloss=light.gloss(centre))
         key = 1e9 if lifted else -float(np.hypot(*(np.array(centre) - foot)))
@@ -221,6 +223,15 @@ def _piece_draws(
             add(label, centre, angle, 0.0)
     out.sort(key=lambda item: item[0])
     return [d for _, d in out]
+
+
+def _piece_grain(rng: np.random.Generator) -> np.ndarray:
+    """The set's wood grain for the piece faces: faint stripes (factors about 1), sprite-sized."""
+    look = WoodLook.random(rng)
+    stripes = wood_texture(rng, look, (128, 128), 4.0, vertical=True)[..., 1]
+    strength = rng.uniform(0.4, 1.2)
+    out: np.ndarray = (1.0 + strength * (stripes / stripes.mean() - 1.0)).astype(np.float32)
+    return out
 
 
 def _draw_pieces(
