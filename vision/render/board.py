@@ -68,7 +68,7 @@ class BoardLook:
     def random(rng: np.random.Generator) -> BoardLook:
         """A random board: wood, line weights (0.6-1.6 mm), ink, and what the board stands on."""
         board_wood = WoodLook.random(rng)
-        line = float(rng.uniform(0.5, 1.5))
+        line = float(rng.uniform(0.6, 1.5))
         table_kind = str(rng.choice(["cloth", "wood", "tatami", "dark"]))
         table = {"cloth": (200, 200, 205), "wood": (60, 90, 130), "tatami": (120, 175, 180), "dark": (45, 42, 40)}
         tbl = np.array(table[table_kind], dtype=np.float64) * rng.uniform(0.7, 1.15) * rng.uniform(0.95, 1.05, 3)
@@ -78,7 +78,7 @@ class BoardLook:
             line_mm=line,
             frame_mm=line * float(rng.uniform(1.0, 2.2)),
             star_mm=float(rng.uniform(2.0, 4.5)),
-            ink_bgr=_ink(board_wood, float(rng.uniform(0.55, 1.0)), rng.uniform(5, 35) + rng.uniform(-3, 3, 3)),
+            ink_bgr=_ink(board_wood, float(rng.uniform(0.65, 1.0)), rng.uniform(5, 35) + rng.uniform(-3, 3, 3)),
             table_bgr=(float(tbl[0]), float(tbl[1]), float(tbl[2])),
             table_kind=table_kind,
             thickness_mm=float(rng.choice([10.0, 15.0, 20.0, 30.0, 45.0]) * rng.uniform(0.9, 1.1)),
