@@ -2,7 +2,10 @@
 objects, choosing real or fake explicitly from config or flags (never by catching ImportError).
 
 Owns: loading the hardware settings, building the GPIO backend the config names, opening the GRBL gantry on a
-port, the gantry restart used by recovery (soft reset or reconnect, then home), and an executor wired to them.
+port, the gantry restart used by recovery (soft reset or reconnect, then home), and an executor wired to them;
+for the game: the camera the config names, the real motion gate and reader on it, started engines, and the
+simulated world of `--sim` (virtual board, camera and person, the fake GRBL device on a pty linked through the
+real `GrblGantry`, its head events moving the virtual pieces).
 """
 
 from __future__ import annotations
@@ -12,8 +15,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from controller.config import CameraConfig, CameraKind
+from controller.engines.spec import EngineSpec
 from controller.planning.executor import AskHuman, Executor, Interruption
 from controller.planning.model import Transfer
 from controller.planning.state import PhysicalState
@@ -24,6 +29,8 @@ from hardware.gpio_settings import GpioBackendKind, GpioSettings
 from hardware.settings import HardwareSettings, load_settings
 
 if TYPE_CHECKING:
+    from controller.engines.sync import SyncEngine
+    from controller.sim import SimulatedHuman, VirtualBoard, VirtualCamera
     from firmware_bridge.gantry import GrblGantry
     from firmware_bridge.link import LinkTimings
 
@@ -157,3 +164,114 @@ def executor(
         fault_types=firmware_faults(),
         on_transfer=on_transfer,
     )
+
+
+# --- the game: cameras, reader, engines, and the simulated world --------------------------------------------
+
+SIM_CONFIG = "sim_config.toml"
+"""The shipped configuration of the simulated game (`controller/data/sim_config.toml`)."""
+
+
+def sim_config_path() -> Path:
+    """Where the shipped simulation config is."""
+    from importlib import resources
+
+    return Path(str(resources.files("controller.data").joinpath(SIM_CONFIG)))
+
+
+def camera_eyes(source: Any) -> Any:
+    """The real motion gate and board reader on a frame source (`controller.runner.eyes.CameraEyes`).
+
+    Raises:
+        ModelError (a ValueError-free vision error): when the piece classifier model is missing.
+    """
+    from controller.runner.eyes import CameraEyes
+    from vision.motion import MotionGate
+    from vision.reader import BoardReader
+
+    return CameraEyes(source, MotionGate(), BoardReader())
+
+
+def real_camera(camera: CameraConfig) -> Any:
+    """The camera the [camera] section names (picamera2, OpenCV or files); `virtual` needs `--sim`."""
+    from hardware.camera import FileCamera, OpenCvCamera, Picamera2Camera
+
+    if camera.kind is CameraKind.PICAMERA2:
+        return Picamera2Camera(camera.resolution)
+    if camera.kind is CameraKind.OPENCV:
+        return OpenCvCamera(camera.index or 0, camera.resolution)
+    if camera.kind is CameraKind.FILE:
+        assert camera.path is not None
+        paths = sorted(camera.path.iterdir()) if camera.path.is_dir() else [camera.path]
+        return FileCamera(paths)
+    raise ValueError('[camera] kind = "virtual" renders the simulated board: run with --sim')
+
+
+def usi_engine(spec: EngineSpec) -> SyncEngine:
+    """A started engine (fairy-stockfish by default), supervised: a dead or hung one is restarted."""
+    from controller.engines.sync import SyncEngine
+
+    engine = SyncEngine(spec)
+    try:
+        engine.start()
+        engine.new_game()
+    except BaseException:
+        engine.close()
+        raise
+    return engine
+
+
+@dataclass
+class SimWorld:
+    """The simulated hardware of one game: the virtual board, its camera, a simulated person, and (with a gantry)
+    the fake GRBL device on a pseudo-terminal whose head events move the board's pieces.
+
+    Attributes:
+        board: the physical truth.
+        camera: renders the board (the frame source).
+        human: the simulated person's hands.
+        server: the fake GRBL device, when the game has a gantry.
+        gantry: the real `GrblGantry` connected to it over the pty with pyserial.
+    """
+
+    board: VirtualBoard
+    camera: VirtualCamera
+    human: SimulatedHuman
+    server: Any = None
+    gantry: GrblGantry | None = None
+
+    def close(self) -> None:
+        """Close the serial link and stop the fake device."""
+        if self.gantry is not None:
+            with contextlib.suppress(Exception):
+                self.gantry.close()
+        if self.server is not None:
+            self.server.stop()
+
+
+def sim_world(
+    settings: HardwareSettings, sfen: str, *, seed: int, style: str, size: tuple[int, int], gantry: bool
+) -> SimWorld:
+    """Build the simulated board at `sfen`, its camera and person, and (when `gantry`) the fake GRBL device with
+    the real gantry link to it, homed."""
+    from controller.sim import CameraSettings, SimulatedHuman, VirtualBoard, VirtualCamera
+    from firmware_bridge.fake_config import FAST_MOTION, FakeGrblConfig, HeadEvent
+    from firmware_bridge.fake_server import FakeGrblServer
+
+    board = VirtualBoard(settings.geometry, sfen, seed=seed)
+    camera = VirtualCamera(board, CameraSettings(style=style, seed=seed, size=size))
+    world = SimWorld(board, camera, SimulatedHuman(board, seed=seed))
+    if not gantry:
+        return world
+
+    def on_event(event: HeadEvent) -> None:
+        board.on_head_event(event.kind.value, event.x_mm, event.y_mm, event.z_mm)
+
+    world.server = FakeGrblServer(FakeGrblConfig(settings=FAST_MOTION, boot_delay_s=0.05), on_event=on_event)
+    try:
+        world.gantry = open_gantry(world.server.start(), settings)
+        world.gantry.home()
+    except BaseException:
+        world.close()
+        raise
+    return world

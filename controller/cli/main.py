@@ -27,6 +27,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.cli.vision_cmd",
     "controller.cli.serve_cmd",
     "controller.cli.analyse_cmd",
+    "controller.cli.play_cmd",
+    "controller.cli.record_cmd",
+    "controller.cli.replay_cmd",
 )
 """Modules that add subcommands, in the order `--help` lists them."""
 

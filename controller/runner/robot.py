@@ -5,7 +5,8 @@ Owns: the belief of where the robot's pieces are between moves (the squares and 
 the game's position before each move, the robot's own stand is carried over from what the executor did, so a
 captured piece is found in the slot it was really put in), the plan of the move being executed, and the one
 retry (`ExecuteMove.attempt == 2`): the machine is brought back (`restart`, e.g. soft reset and homing) and the
-interrupted plan continues from the transfer that stopped, rather than being planned again.
+interrupted plan continues from the transfer that stopped (on a fresh executor with the same belief, since the
+restart may have reconnected), rather than being planned again.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ class GantryRobot:
             interruption = self._last_interruption
             if interruption is not None and self._restart is not None:
                 self._restart(interruption)
+                executor = self._make(executor.state)  # on the gantry as it is after the restart
         else:
             state = self._belief_for(command.sfen_before)
             planned = state.copy()

@@ -1,0 +1,342 @@
+"""One game session, wired: the config and flags turned into parts, the shell run, everything closed again.
+
+Owns: `SessionOptions` (what the `play`, `record` and `demo` commands ask for), `run_session` (build the parts
+through `controller.compose`, real or simulated as chosen explicitly by `--sim` or the config, start or resume the
+game, run the shell, close engines, gantry, fake device and web server) and `SessionResult` (the figures the
+commands print). With `--sim`, only the world is simulated (board, camera, person, GRBL device): the reader,
+reconciler, rules, engine, planner and serial link are the real ones.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from controller import compose
+from controller.config import Config, engine_header, load_config
+from controller.engines.protocol import GoLimits
+from controller.engines.spec import EngineLimits, EngineSpec
+from controller.game.clock import ClockConfig
+from controller.game.commands import Command
+from controller.game.events import Abort, Event
+from controller.game.gamelog import JOURNAL_SUFFIX, GameLog
+from controller.game.live_records import LiveRecords
+from controller.game.machine import initial, resume_game
+from controller.game.settings import GameSettings, Mode
+from controller.game.state import GameState
+from controller.planning.executor import Executor
+from controller.planning.planner import Capabilities
+from controller.planning.state import PhysicalState
+from controller.reconcile.reconciler import Reconciler
+from controller.rules.types import Color
+from controller.runner.effects import Effects, GameFiles, Say
+from controller.runner.opponent import EngineOpponent
+from controller.runner.robot import GantryRobot
+from controller.runner.shell import GameShell, Limits, ShellReport
+from controller.runner.sim_scene import EngineHuman, MoveSource, RecordHuman, SimScene
+
+
+class SessionError(ValueError):
+    """The session cannot start as asked (the message says why and what to do)."""
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """What a command asked for.
+
+    Attributes:
+        mode: play or record.
+        config: the config file, or None with `sim` (the shipped simulation config).
+        sim: simulate the world (virtual board, camera, person, GRBL device).
+        sim_human: `engine` or a record file the simulated human plays (default: the config's [sim] human).
+        engine: engine name or path replacing the config's.
+        engine_side: the engine's side replacing the config's.
+        clock: a time control replacing the config's.
+        movetime_ms: the engine's fixed time per move replacing the config's limits.
+        gantry: False for assist mode (None: the config's).
+        out: folder for the journal and records (None: the config's journal_dir).
+        name: base name of the game's files (None: mode and start time).
+        resume: a journal to continue.
+        web: serve the web page; `listen` and `port` where.
+        max_plies: stop after this many moves.
+        seed: the simulation's seed (None: the config's).
+        port: the gantry's serial port (real hardware).
+        board_every: print the compact board every this many moves.
+    """
+
+    mode: Mode
+    config: Path | None = None
+    sim: bool = False
+    sim_human: str | None = None
+    engine: str | None = None
+    engine_side: Color | None = None
+    clock: ClockConfig | None = None
+    movetime_ms: int | None = None
+    gantry: bool | None = None
+    out: Path | None = None
+    name: str | None = None
+    resume: Path | None = None
+    web: bool = False
+    listen: str = "127.0.0.1"
+    web_port: int = 8080
+    max_plies: int | None = None
+    seed: int | None = None
+    port: str | None = None
+    board_every: int = 10
+    stall_s: float = 300.0
+
+
+@dataclass
+class SessionResult:
+    """How the session went: the shell's report, where the files are, the simulated world's truth."""
+
+    report: ShellReport
+    files: GameFiles
+    robot_runs: int = 0
+    human_moves: list[str] = field(default_factory=list)
+    lost_pieces: list[str] = field(default_factory=list)
+    final_frame: Any = None
+    frames: int = 0
+    reads: int = 0
+
+
+def load(options: SessionOptions) -> Config:
+    """The config the options name (the shipped simulation config for `--sim` without `--config`)."""
+    if options.config is None and not options.sim:
+        raise SessionError("give --config FILE for real hardware, or --sim for the simulated board")
+    return load_config(options.config if options.config is not None else compose.sim_config_path())
+
+
+def game_settings(config: Config, options: SessionOptions) -> GameSettings:
+    """The game's settings: the config's, with the command's overrides."""
+    settings = config.game_settings(options.mode)
+    if options.mode is Mode.PLAY:
+        side = options.engine_side or settings.opponent_side
+        gantry = settings.gantry if options.gantry is None else options.gantry
+        settings = replace(settings, opponent_side=side, gantry=gantry)
+    if options.clock is not None:
+        settings = replace(settings, clock=options.clock)
+    return settings
+
+
+def engine_spec(config: Config, options: SessionOptions) -> EngineSpec:
+    """The opponent engine: the config's, with the command's name and strength."""
+    spec = config.engine
+    if options.engine is not None:
+        spec = replace(spec, engine=options.engine, options={})
+    if options.movetime_ms is not None:
+        spec = replace(spec, limits=EngineLimits(time_ms=options.movetime_ms))
+    return spec
+
+
+def run_session(options: SessionOptions, say: Say = print) -> SessionResult:
+    """Build the parts, play the game to its end (or the cap), close everything; returns the figures."""
+    config = load(options)
+    with contextlib.ExitStack() as stack:
+        session = _Session(config, options, say, stack)
+        return session.run()
+
+
+class _Session:
+    """The parts of one session (built in order; the exit stack closes them in reverse)."""
+
+    def __init__(self, config: Config, options: SessionOptions, say: Say, stack: contextlib.ExitStack) -> None:
+        self.config, self.options, self.say, self.stack = config, options, say, stack
+        self.clock = compose.MonotonicClock()
+        self.shell_ref: list[GameShell] = []
+        self._ask_holder: dict[str, Callable[[Any], None]] = {}
+
+    def post(self, event: Event) -> None:
+        """Queue an event for the shell (from worker threads)."""
+        self.shell_ref[0].post(event)
+
+    def run(self) -> SessionResult:
+        state, commands, files = self._start_game()
+        settings = state.settings
+        position = state.sfen()
+        reconciler = Reconciler(sfen=settings.start_sfen)
+        effects = Effects(reconciler, files, say=self.say, board_every=self.options.board_every)
+        world = self._world(settings, position)
+        eyes = compose.camera_eyes(world.camera if world is not None else self._real_camera())
+        if settings.mode is Mode.PLAY:
+            effects.opponent = self._opponent()
+            effects.names = _names(settings, self.config.engine.engine)
+        if settings.gantry:
+            effects.robot = self._robot(world, effects)
+        scene = self._scene(world, settings, effects) if world is not None else None
+        self._web(effects, eyes)
+        limits = Limits(max_plies=self.options.max_plies, stall_s=self.options.stall_s)
+        shell = GameShell(
+            state, commands, eyes=eyes, reconciler=reconciler, effects=effects, clock=self.clock, scene=scene,
+            limits=limits,
+        )  # fmt: skip
+        self.shell_ref.append(shell)
+        try:
+            report = shell.run()
+        finally:
+            if effects.robot is not None:
+                effects.robot.wait()
+        return self._result(report, files, effects, world=world, eyes=eyes, scene=scene)
+
+    # --- the game's files -----------------------------------------------------------------------------------
+
+    def _start_game(self) -> tuple[GameState, list[Command], GameFiles]:
+        options, config = self.options, self.config
+        if options.resume is not None:
+            return self._resume(options.resume)
+        settings = game_settings(config, options)
+        out = options.out or config.game.journal_dir
+        name = options.name or f"{settings.mode.value}-{_stamp()}"
+        engine = engine_header(engine_spec(config, options)) if settings.mode is Mode.PLAY else {}
+        files = GameFiles(out / name, config.game.record_formats, engine)
+        state, commands = initial(settings)
+        return state, list(commands), files
+
+    def _resume(self, journal: Path) -> tuple[GameState, list[Command], GameFiles]:
+        if not journal.name.endswith(JOURNAL_SUFFIX):
+            raise SessionError(f"{journal}: a journal's name ends with {JOURNAL_SUFFIX}")
+        base = journal.with_name(journal.name[: -len(JOURNAL_SUFFIX)])
+        formats = self.config.game.record_formats
+        log, resumed = GameLog.reopen(base, LiveRecords(base, formats))
+        self.stack.callback(log.close)
+        if resumed.torn is not None:
+            self.say(f"  journal: a torn last line ({resumed.torn.size} bytes) was cut off")
+        state, commands = resume_game(resumed)
+        self.say(f"  resuming {journal}: {len(state.moves)} moves played")
+        return state, list(commands), GameFiles(base, formats, dict(resumed.header.engine), log)
+
+    # --- parts ----------------------------------------------------------------------------------------------
+
+    def _world(self, settings: GameSettings, position: str) -> compose.SimWorld | None:
+        if not self.options.sim:
+            return None
+        if self.config.hardware is None:
+            raise SessionError("--sim needs the hardware sections ([gantry], [board], [stands], [gpio]) in the config")
+        sim = self.config.sim
+        seed = sim.seed if self.options.seed is None else self.options.seed
+        size = self.config.camera.resolution if self.config.camera is not None else (800, 600)
+        style = sim.piece_style if sim.piece_style != "random" else "kanji_light"
+        world = compose.sim_world(
+            self.config.hardware, position, seed=seed, style=style, size=size, gantry=settings.gantry
+        )
+        self.stack.callback(world.close)
+        return world
+
+    def _real_camera(self) -> Any:
+        if self.config.camera is None:
+            raise SessionError("the config has no [camera] section")
+        camera = compose.real_camera(self.config.camera)
+        self.stack.callback(camera.close)
+        return camera
+
+    def _opponent(self) -> EngineOpponent:
+        spec = engine_spec(self.config, self.options)
+        engine = compose.usi_engine(spec)
+        opponent = EngineOpponent(engine, self.post, fixed=spec.limits.go_limits(), on_error=self._engine_failed)
+        self.stack.callback(opponent.close)
+        return opponent
+
+    def _engine_failed(self, text: str) -> None:
+        self.post(Abort(text))
+
+    def _robot(self, world: compose.SimWorld | None, effects: Effects) -> GantryRobot:
+        hardware = self.config.hardware
+        if hardware is None:
+            raise SessionError("a gantry needs the hardware sections in the config")
+        if world is not None:
+            assert world.gantry is not None
+            gantry = world.gantry
+        else:
+            if self.options.port is None:
+                raise SessionError("the gantry's serial port is needed: --port /dev/ttyACM0 (or gantry = false)")
+            gantry = compose.open_gantry(self.options.port, hardware)
+            self.stack.callback(gantry.close)
+            gantry.home()
+        port = self.options.port or (world.server.path if world is not None else "")
+        restart = compose.GantryRestart(gantry, lambda: compose.open_gantry(port, hardware))
+
+        def ask_human(transfer: Any) -> None:
+            raise RuntimeError(f"the gantry needs a person: {transfer.describe()}")
+
+        holder: dict[str, Callable[[Any], None]] = {"ask": ask_human}
+
+        def ask(transfer: Any) -> None:
+            holder["ask"](transfer)
+
+        def make(state: PhysicalState) -> Executor:
+            return compose.executor(restart.gantry, hardware, state, ask_human=ask)
+
+        def bring_back(interruption: Any) -> None:
+            restart(interruption)
+
+        self._ask_holder = holder
+        return GantryRobot(make, Capabilities.of(hardware.geometry), self.post, restart=bring_back)
+
+    def _scene(self, world: compose.SimWorld, settings: GameSettings, effects: Effects) -> SimScene:
+        sides = (Color.BLACK, Color.WHITE) if settings.opponent_side is None else (settings.opponent_side.opponent,)
+        robot = effects.robot
+        scene = SimScene(
+            world.board,
+            world.human,
+            self._move_source(),
+            sides,
+            self.post,
+            robot_busy=(lambda: robot is not None and robot.busy),
+        )
+        effects.on_prompt = scene.answer
+        if robot is not None:
+            self._ask_holder["ask"] = scene.turn_over
+        return scene
+
+    def _move_source(self) -> MoveSource:
+        choice = self.options.sim_human or self.config.sim.human
+        if choice != "engine":
+            from controller.records.io import read_record
+
+            return RecordHuman(read_record(Path(choice)).usi_moves)
+        spec = EngineSpec(self.config.sim.human_engine, options={"USI_Hash": 16, "Threads": 1})
+        engine = compose.usi_engine(spec)
+        self.stack.callback(engine.close)
+        return EngineHuman(engine, GoLimits(movetime_ms=self.config.sim.human_movetime_ms))
+
+    def _web(self, effects: Effects, eyes: Any) -> None:
+        if not self.options.web:
+            return
+        from controller.web.hub import ViewHub
+        from controller.web.server import WebServer
+
+        hub = ViewHub()
+        server = WebServer(hub, self.options.listen, self.options.web_port)
+        server.start()
+        self.stack.callback(server.stop)
+        effects.hub = hub
+        self.say(f"  web page: {server.url}")
+
+    def _result(
+        self, report: ShellReport, files: GameFiles, effects: Effects, *, world: Any, eyes: Any, scene: Any
+    ) -> SessionResult:
+        result = SessionResult(report, files, final_frame=getattr(eyes, "last_frame", None))
+        result.frames, result.reads = getattr(eyes, "frames", 0), getattr(eyes, "reads", 0)
+        if effects.robot is not None:
+            result.robot_runs = len(effects.robot.runs)
+        if scene is not None:
+            result.human_moves = list(scene.played)
+        if world is not None:
+            result.lost_pieces = [f"{p.label} ({p.why})" for p in world.board.lost]
+        return result
+
+
+def _names(settings: GameSettings, engine: str) -> dict[str, str]:
+    side = settings.opponent_side
+    if side is None:
+        return {}
+    return {side.value: engine, side.opponent.value: "human"}
+
+
+def _stamp() -> str:
+    import time
+
+    return time.strftime("%Y%m%d-%H%M%S")
