@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.cli.analyse_cmd",
     "controller.cli.play_cmd",
     "controller.cli.record_cmd",
+    "controller.cli.replay_cmd",
 )
 """Modules that add subcommands, in the order `--help` lists them."""
 

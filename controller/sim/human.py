@@ -42,7 +42,7 @@ class HumanSettings:
     """
 
     step_s: float = 0.1
-    reach_steps: int = 3
+    reach_steps: int = 2
     pause_s: tuple[float, float] = (0.8, 1.6)
     pair_rate: float = 0.05
     capture_first: float = 0.5
@@ -196,10 +196,9 @@ class _Path:
         self.tip = target
 
     def act(self, action: Callable[[VirtualBoard, Point], object], note: str) -> None:
-        """Do something with the fingers where they are now (then hold for one step)."""
+        """Do something with the fingers where they are now (seen in the next frame, as the hand moves on)."""
         tip = self.tip
         self.steps.append(Step(self.t, lambda board: action(board, tip), note))
-        self._at((self.tip[0] + float(self._rng.normal(0, 1.5)), self.tip[1] + float(self._rng.normal(0, 1.5))))
 
     def leave(self) -> None:
         """Withdraw the arm out of the picture."""

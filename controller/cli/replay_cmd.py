@@ -1,0 +1,163 @@
+"""`shogi-robot replay RECORD [--seed N] [--style NAME] [--out OUT.kifu] [--frames-dir DIR]`: a recorded game
+played by the simulated person in front of the virtual camera, recorded by the real pipeline.
+
+Every frame goes through the real motion gate, stable frames through the real board reader, every observation
+through the real reconciler, in record mode; the moves it commits (with times from the simulated clock) are the
+recorded game, written to OUT. Prints moves recorded correctly / total, false moves, prompts raised (ambiguities,
+mismatches, takeback offers) and the time from the first stable frame to the committed move (median, p95).
+Also the composition used by `shogi-robot bench game` (`replay_one`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from controller.cli.errors import CommandError
+
+if TYPE_CHECKING:
+    from controller.sim.replay import GameReport, ReplaySettings
+    from vision.classifier import PieceClassifier
+    from vision.render import CameraPose
+
+
+def register(subparsers: Any) -> None:
+    """Add `replay`."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "replay",
+        help="a recorded game played in front of the virtual camera and recorded by the real pipeline",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("record", metavar="RECORD", help="record to replay (.kif .kifu .ki2 .csa .jkf .usi)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the board's look, camera pose and person")
+    parser.add_argument("--style", help="piece style (default: one the classifier never saw, from the seed)")
+    parser.add_argument("--out", type=Path, help="recorded game to write (default RECORD's name + -replay.kifu)")
+    parser.add_argument("--frames-dir", type=Path, help="also save every camera frame here (JPEG)")
+    parser.add_argument("--plies", type=int, default=0, help="replay only the first N plies (0: all)")
+    parser.add_argument("--size", default="800x600", help="camera picture size WxH (default 800x600)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print each prompt and error as it happens")
+    parser.set_defaults(func=run)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """`800x600` -> (800, 600)."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError as exc:
+        raise CommandError(f"--size must be WIDTHxHEIGHT, got {text!r}") from exc
+    return width, height
+
+
+def held_out_styles() -> tuple[str, ...]:
+    """Piece styles the classifier never saw in training (vision.train's HELD_OUT)."""
+    from vision.train.train_classifier import HELD_OUT
+
+    return HELD_OUT
+
+
+def load_classifier() -> PieceClassifier:
+    """The reader's classifier; CommandError when its model is missing."""
+    from vision.classifier import PieceClassifier
+    from vision.errors import VisionError
+
+    try:
+        return PieceClassifier()
+    except VisionError as exc:
+        raise CommandError(f"the board reader cannot run: {exc}") from exc
+
+
+def replay_one(
+    moves: list[str],
+    start_sfen: str,
+    *,
+    seed: int,
+    style: str,
+    size: tuple[int, int],
+    classifier: PieceClassifier,
+    settings: ReplaySettings | None = None,
+    pose: CameraPose | None = None,
+    frames_dir: Path | None = None,
+) -> GameReport:
+    """Replay one game with fresh world, gate, reader and reconciler (the classifier is shared)."""
+    from controller.reconcile import Reconciler
+    from controller.sim import CameraSettings, SimulatedHuman, VirtualBoard, VirtualCamera
+    from controller.sim.replay import replay_game, save_frame
+    from hardware.settings import load_settings
+    from vision.motion import MotionGate
+    from vision.reader import BoardReader
+
+    geometry = load_settings(None).geometry
+    board = VirtualBoard(geometry, start_sfen, seed=seed)
+    human = SimulatedHuman(board, seed=seed)
+    camera = VirtualCamera(board, CameraSettings(style=style, seed=seed, size=size, pose=pose))
+    reader = BoardReader(classifier)
+    on_frame = None
+    if frames_dir is not None:
+        directory = frames_dir
+
+        def on_frame(index: int, frame: Any, _result: Any) -> None:
+            save_frame(directory, index, frame)
+
+    return replay_game(
+        moves,
+        start_sfen=start_sfen,
+        human=human,
+        camera=camera,
+        gate=MotionGate(),
+        reader=reader,
+        reconciler=Reconciler(sfen=start_sfen),
+        settings=settings,
+        on_frame=on_frame,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay RECORD, write the recorded game, print the figures."""
+    from controller.records.errors import RecordError
+    from controller.records.io import format_of, read_record, write_record
+    from controller.sim.errors import SimError
+    from controller.sim.replay import ReplaySettings, summarise
+    from vision.render import list_styles
+
+    out = args.out or Path(args.record).with_name(Path(args.record).stem + "-replay.kifu")
+    format_of(out)
+    try:
+        source = read_record(args.record)
+    except RecordError as exc:
+        raise CommandError(f"cannot read {args.record}: {exc}") from exc
+    held = held_out_styles()
+    style = args.style or held[args.seed % len(held)]
+    if style not in list_styles():
+        raise CommandError(f"unknown style {style!r} (known: {', '.join(list_styles())})")
+    if args.plies < 0:
+        raise CommandError("--plies must be 0 (all) or positive")
+    classifier = load_classifier()
+    print(f"replaying {args.record}: {len(source.moves)} plies, style {style}, seed {args.seed}", flush=True)
+    try:
+        report = replay_one(
+            source.usi_moves,
+            source.start_sfen,
+            seed=args.seed,
+            style=style,
+            size=parse_size(args.size),
+            classifier=classifier,
+            settings=ReplaySettings(max_plies=args.plies),
+            frames_dir=args.frames_dir,
+        )
+    except SimError as exc:
+        raise CommandError(f"the simulated person could not play the record: {exc}") from exc
+    write_record(report.record, out)
+    if args.verbose or report.error:
+        for event in report.events:
+            print(f"  {event}")
+    for line in summarise([report]).lines():
+        print(line)
+    if report.error:
+        print(f"error: {report.error}")
+    print(
+        f"frames {report.frames} (read {report.reads}, rendered {report.renders}), {report.sim_seconds:.0f} s simulated"
+    )
+    print(f"recorded game written to {out}")
+    return 0 if report.ok else 1
