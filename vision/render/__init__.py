@@ -11,7 +11,7 @@ classifier training and the simulated game.
     frame.homography           # board mm -> pixels (see geometry: 33.3 x 36.4 mm squares, origin at 9a)
     frame.labels, frame.hands  # ground truth; frame.occluded_squares: squares under the arm
 
-Scenes (`Scene`, `PlacedPiece`, `Arm`) draw anything else: pieces off their squares, lifted in the gripper,
+Scenes (`Scene`, `PlacedPiece`, `Arm`, `Gantry`) draw anything else: pieces off their squares, lifted in the gripper,
 a hand at a given place. `render_piece_crop` draws one square for classifier work. `RenderOptions.fast` skips
 noise, blur and JPEG. `list_styles()` names the piece styles.
 """
