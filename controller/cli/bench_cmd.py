@@ -14,6 +14,7 @@ BENCH_MODULES: tuple[str, ...] = (
     "controller.bench.gantry_bench",
     "controller.bench.render_bench",
     "controller.bench.reconcile_bench",
+    "controller.bench.game_bench",
 )
 
 
