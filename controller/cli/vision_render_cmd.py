@@ -66,7 +66,9 @@ def _render(args: argparse.Namespace) -> int:
         hand=args.hand,
         stands=not args.no_stands,
         distortion=args.distortion,
-        **({"noise": 0.0, "blur": 0.0, "jpeg": 0.0} if args.clean else {}),
+        noise=0.0 if args.clean else 1.0,
+        blur=0.0 if args.clean else 1.0,
+        jpeg=0.0 if args.clean else 1.0,
     )
     rendered = render_position(_position(args.sfen), options)
     if not cv2.imwrite(str(args.output), rendered.image):
