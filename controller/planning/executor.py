@@ -82,7 +82,11 @@ class Interruption:
         where = {
             PieceFate.AT_SOURCE: f"on {self.transfer.src}",
             PieceFate.AT_DESTINATION: f"on {self.transfer.dst}",
-        }.get(self.fate, f"near gantry {_fmt(self.head_xyz)} between {self.transfer.src} and {self.transfer.dst}")
+        }.get(
+            self.fate,
+            f"somewhere between {self.transfer.src} and {self.transfer.dst} "
+            f"(head last reported at {_fmt(self.head_xyz)})",
+        )
         text = (
             f"transfer {self.index + 1} ({self.transfer.describe()}) stopped in phase {self.phase.value} by "
             f"{self.fault}; piece {self.piece.label} is {self.fate.value}, {where}"
