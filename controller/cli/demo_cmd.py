@@ -1,63 +1,81 @@
-"""`shogi-robot demo`: the README's main job.
+"""`shogi-robot demo`: the README's main job — a whole simulated game against fairy-stockfish.
 
-Until the simulated game (virtual camera, gantry and engine) exists, this is the most complete thing there is:
-a rules and records demonstration. It replays a shipped real game through the referee, shows the board as it
-goes, rules on the outcome, and writes the game in every record format.
+The virtual camera renders the virtual board; a simulated human (a second fairy-stockfish) makes its moves on it
+the way a person does; fairy-stockfish answers, and its moves are carried out by the gantry: the real
+`GrblGantry` sends G-code over a pseudo-terminal to the fake GRBL device, whose grips and releases move the
+virtual pieces (captures to the stand, drops from it, promotions through the flip station). The real motion gate,
+board reader, reconciler, rules, planner and journal run as on the real board. Progress is shown as the game
+goes (moves in Japanese and USI, clocks, the board every few moves). The game ends by mate, resignation or the
+ply cap (`--max-plies`, said so plainly); the record (KIFU and CSA, written as the game goes), the journal and a
+PNG of the final camera frame are left in `--out`.
 """
 
 from __future__ import annotations
 
 import argparse
-from importlib import resources
+import time
 from pathlib import Path
 from typing import Any
-
-from controller.rules.game import push_checked
-from controller.rules.outcome import game_outcome
-from controller.rules.positions import STARTPOS_SFEN, board_from_sfen
-
-RECORD_FORMATS = ("kifu", "kif", "csa", "ki2", "jkf", "usi")
 
 
 def register(subparsers: Any) -> None:
     """Add `demo`."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        "demo", help="run the main demonstration", description=__doc__
+        "demo", help="play a whole simulated game against fairy-stockfish", description=__doc__
     )
-    parser.add_argument("--out", type=Path, default=Path("out/demo"), help="folder for the records written")
-    parser.add_argument("--every", type=int, default=25, help="show the board every N plies")
+    parser.add_argument("--out", type=Path, default=Path("out/demo"), help="folder for the record and the picture")
+    parser.add_argument("--max-plies", type=int, default=80, help="stop after this many moves (default 80)")
+    parser.add_argument("--movetime-ms", type=int, default=300, help="the engine's time per move (default 300)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the simulated world")
+    parser.add_argument("--board-every", type=int, default=10, help="print the board every N moves")
+    parser.add_argument("--web", action="store_true", help="serve the web page while the game runs")
+    parser.add_argument("--web-port", type=int, default=8080)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay the sample game, then write it out in every format."""
-    text = resources.files("controller.data").joinpath("sample_game.usi").read_text(encoding="utf-8")
-    moves = text.split()[2:]
-    print("shogi-robot demo: rules and records (the simulated game will replace this demonstration)")
-    board = board_from_sfen(STARTPOS_SFEN)
-    for ply, usi in enumerate(moves, start=1):
-        push_checked(board, usi, ply)
-        if ply % args.every == 0:
-            print(f"\nafter ply {ply} ({usi}):\n{board.to_bod()}")
-    outcome = game_outcome(STARTPOS_SFEN, moves)
-    print(f"\nfinal position:\n{board.to_bod()}\noutcome: {outcome.kind}, winner {outcome.winner}: {outcome.detail}")
-    _write_records(moves, outcome, args.out)
+    """Play the demonstration game and save its record and final frame."""
+    from controller.cli.game_args import summary
+    from controller.game.settings import Mode
+    from controller.runner.session import SessionOptions, run_session
+
+    name = f"demo-{time.strftime('%Y%m%d-%H%M%S')}"
+    options = SessionOptions(
+        Mode.PLAY,
+        sim=True,
+        out=args.out,
+        name=name,
+        movetime_ms=args.movetime_ms,
+        max_plies=args.max_plies,
+        seed=args.seed,
+        board_every=args.board_every,
+        web=args.web,
+        web_port=args.web_port,
+    )
+    print(
+        "shogi-robot demo: simulated human (fairy-stockfish) vs fairy-stockfish playing through the gantry", flush=True
+    )
+    start = time.monotonic()
+    result = run_session(options, say=_say)
+    lines = summary(result, time.monotonic() - start)
+    picture = _save_frame(result.final_frame, args.out / f"{name}-final.png")
+    if picture is not None:
+        lines.append(f"final camera frame: {picture}")
+    for line in lines:
+        _say(line)
     return 0
 
 
-def _write_records(moves: list[str], outcome: Any, out: Path) -> None:
-    from controller.records.io import write_record
-    from controller.rules.types import GameRecord, GameResult, HeaderKey, RecordedMove, Termination
+def _save_frame(frame: Any, path: Path) -> Path | None:
+    if frame is None:
+        return None
+    import cv2
 
-    winner = outcome.winner
-    result = GameResult(Termination.CHECKMATE, winner) if str(outcome.kind) == "checkmate" else None
-    headers = {
-        HeaderKey.BLACK.value: "lishogi player (sente)",
-        HeaderKey.WHITE.value: "lishogi player (gote)",
-    }
-    record = GameRecord(STARTPOS_SFEN, [RecordedMove(m) for m in moves], headers, result)
-    out.mkdir(parents=True, exist_ok=True)
-    for ext in RECORD_FORMATS:
-        path = out / f"sample.{ext}"
-        write_record(record, path)
-        print(f"wrote {path}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), frame):
+        raise OSError(f"{path}: cannot write the picture")
+    return path
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)

@@ -106,7 +106,7 @@ def session_options(args: argparse.Namespace, mode: Mode, **extra: Any) -> Sessi
 
 def summary(result: SessionResult, wall_s: float) -> list[str]:
     """The figures printed when the game ends."""
-    from controller.runner.display import compact_board, final_position
+    from controller.runner.display import compact_board, final_position, move_kinds
     from controller.runner.effects import describe_result
 
     report, state = result.report, result.report.state
@@ -115,10 +115,15 @@ def summary(result: SessionResult, wall_s: float) -> list[str]:
     lines.append(f"result: {ending}" + (f" — stopped: {report.stopped}" if report.stopped else ""))
     lines.append(f"plies: {len(state.moves)}; wall time {wall_s:.1f} s; frames {result.frames}, reads {result.reads}")
     if state.settings.gantry:
+        kinds = move_kinds(state.settings.start_sfen, state.usi_moves, state.settings.opponent_side)
         lines.append(
             f"robot moves confirmed by the camera: {report.robot_moves} "
-            f"({report.robot_first_try} on the first try); gantry attempts {result.robot_runs}, "
-            f"failed transfers {report.transfer_failures}"
+            f"({report.robot_first_try} on the first try); gantry transfers {result.transfers} "
+            f"in {result.robot_runs} attempts, failed attempts {report.transfer_failures}"
+        )
+        lines.append(
+            f"robot moves with a capture: {kinds['captures']}, drops: {kinds['drops']}, "
+            f"promotions: {kinds['promotions']}"
         )
     lines.append(f"prompts: {len(report.prompts)}; board mismatches reported: {report.mismatches}")
     lines += [f"  prompt: {q}" for q in report.prompts]

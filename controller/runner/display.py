@@ -135,3 +135,17 @@ def final_position(state: GameState) -> str:
 def _mmss(seconds: float) -> str:
     total = max(0, int(seconds))
     return f"{total // 60}:{total % 60:02d}"
+
+
+def move_kinds(start_sfen: str, moves: tuple[str, ...], side: Color | None) -> dict[str, int]:
+    """How many of `side`'s moves (every move when None) captured, dropped and promoted."""
+    board = board_from_sfen(start_sfen)
+    counts = {"captures": 0, "drops": 0, "promotions": 0}
+    for usi in moves:
+        mover = Color.BLACK if board.turn == cshogi.BLACK else Color.WHITE
+        if side is None or mover is side:
+            counts["drops"] += "*" in usi
+            counts["promotions"] += usi.endswith("+")
+            counts["captures"] += "*" not in usi and board.piece(cshogi.move_to(board.move_from_usi(usi))) != 0
+        board.push_usi(usi)
+    return counts

@@ -90,6 +90,11 @@ class GantryRobot:
             self.runs.append(MoveRun(command.usi, command.attempt, 0, False, str(exc)))
             self._post(TransferFailed(f"cannot plan or run {command.usi}: {exc}"))
             return
+        except Exception as exc:  # a worker thread reports every failure to the game loop
+            detail = f"{type(exc).__name__}: {exc}"
+            self.runs.append(MoveRun(command.usi, command.attempt, 0, False, detail))
+            self._post(TransferFailed(f"the gantry failed on {command.usi}: {detail}"))
+            return
         detail = report.interruption.describe() if report.interruption else ""
         self.runs.append(MoveRun(command.usi, command.attempt, report.completed, report.ok, detail))
         self._post(TransferDone() if report.ok else TransferFailed(detail))

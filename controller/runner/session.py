@@ -96,6 +96,7 @@ class SessionResult:
     report: ShellReport
     files: GameFiles
     robot_runs: int = 0
+    transfers: int = 0
     human_moves: list[str] = field(default_factory=list)
     lost_pieces: list[str] = field(default_factory=list)
     final_frame: Any = None
@@ -132,19 +133,29 @@ def engine_spec(config: Config, options: SessionOptions) -> EngineSpec:
     return spec
 
 
-def run_session(options: SessionOptions, say: Say = print) -> SessionResult:
-    """Build the parts, play the game to its end (or the cap), close everything; returns the figures."""
+EyesFactory = Callable[[Any], Any]
+"""Builds the loop's eyes on a frame source (default `controller.compose.camera_eyes`: real gate and reader)."""
+
+
+def run_session(options: SessionOptions, say: Say = print, *, eyes: EyesFactory | None = None) -> SessionResult:
+    """Build the parts, play the game to its end (or the cap), close everything; returns the figures.
+
+    `eyes` replaces the real motion gate and reader (tests that check everything but the reader inject one).
+    """
     config = load(options)
     with contextlib.ExitStack() as stack:
-        session = _Session(config, options, say, stack)
+        session = _Session(config, options, say, stack, eyes or compose.camera_eyes)
         return session.run()
 
 
 class _Session:
     """The parts of one session (built in order; the exit stack closes them in reverse)."""
 
-    def __init__(self, config: Config, options: SessionOptions, say: Say, stack: contextlib.ExitStack) -> None:
+    def __init__(
+        self, config: Config, options: SessionOptions, say: Say, stack: contextlib.ExitStack, eyes: EyesFactory
+    ) -> None:
         self.config, self.options, self.say, self.stack = config, options, say, stack
+        self.make_eyes = eyes
         self.clock = compose.MonotonicClock()
         self.shell_ref: list[GameShell] = []
         self._ask_holder: dict[str, Callable[[Any], None]] = {}
@@ -160,7 +171,7 @@ class _Session:
         reconciler = Reconciler(sfen=settings.start_sfen)
         effects = Effects(reconciler, files, say=self.say, board_every=self.options.board_every)
         world = self._world(settings, position)
-        eyes = compose.camera_eyes(world.camera if world is not None else self._real_camera())
+        eyes = self.make_eyes(world.camera if world is not None else self._real_camera())
         if settings.mode is Mode.PLAY:
             effects.opponent = self._opponent()
             effects.names = _names(settings, self.config.engine.engine)
@@ -322,6 +333,7 @@ class _Session:
         result.frames, result.reads = getattr(eyes, "frames", 0), getattr(eyes, "reads", 0)
         if effects.robot is not None:
             result.robot_runs = len(effects.robot.runs)
+            result.transfers = sum(run.transfers for run in effects.robot.runs)
         if scene is not None:
             result.human_moves = list(scene.played)
         if world is not None:
