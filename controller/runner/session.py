@@ -299,7 +299,7 @@ class _Session:
         )
         effects.on_prompt = scene.answer
         if robot is not None:
-            self._ask_holder["ask"] = scene.turn_over
+            self._ask_holder["ask"] = scene.fix_piece
         return scene
 
     def _move_source(self) -> MoveSource:

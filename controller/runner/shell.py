@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from controller.game.commands import Command, ExecuteMove, Prompt
-from controller.game.events import Abort, BoardMoveSeen, Event, MismatchSeen, Tick, TransferFailed
+from controller.game.events import Abort, BoardConfirmed, BoardMoveSeen, Event, MismatchSeen, Tick, TransferFailed
 from controller.game.machine import step
 from controller.game.state import GameState, Phase
 from controller.ports import Clock
@@ -67,7 +67,7 @@ class ShellReport:
         robot_first_try: of those, confirmed with no failed transfer, mismatch or prompt on the way.
         transfer_failures: `TransferFailed` events.
         prompts: questions asked.
-        mismatches: `MismatchSeen` events.
+        mismatches: board problems reported (a `MismatchSeen` with new messages; repeats are not counted).
         stopped: why the loop stopped early (ply cap, stall, deadline), empty when the game ended by itself.
     """
 
@@ -118,6 +118,7 @@ class GameShell:
         self._events: queue.Queue[Event] = queue.Queue()
         self.report = ShellReport(state)
         self._robot_clean = True
+        self._last_mismatch: tuple[str, ...] = ()
         self._last_progress = clock.now()
         self._last_tick = clock.now()
 
@@ -163,8 +164,8 @@ class GameShell:
         self.state, commands = step(before, event, now)
         self.report.steps += 1
         self._count(before, event, commands)
-        self._carry_out(commands)
         self._effects.progress(before, self.state, now)
+        self._carry_out(commands)
         if len(self.state.moves) != len(before.moves):
             self._last_progress = now
 
@@ -184,8 +185,12 @@ class GameShell:
             report.transfer_failures += 1
             self._robot_clean = False
         elif isinstance(event, MismatchSeen):
-            report.mismatches += 1
+            if event.messages != self._last_mismatch:
+                report.mismatches += 1
+                self._last_mismatch = event.messages
             self._robot_clean = False
+        elif isinstance(event, BoardMoveSeen | BoardConfirmed):
+            self._last_mismatch = ()
         robot = before.phase is Phase.ROBOT_MOVING and before.pending is not None
         seen = isinstance(event, BoardMoveSeen) and event.moves[:1] == (before.pending,)
         if robot and seen and self.state.pending is None:

@@ -20,11 +20,11 @@ from controller.engines.search import SearchResult
 from controller.game.commands import Prompt
 from controller.game.events import Abort, Event, PromptAnswered
 from controller.game.state import GameState, Phase
-from controller.planning.model import SquareLoc, Transfer
+from controller.planning.model import HumanTask, SlotLoc, SquareLoc, Transfer
 from controller.reconcile.labels import SQUARE_LABELS, board_labels, square_index
 from controller.rules.positions import board_from_sfen
 from controller.rules.types import Color
-from controller.sim import OnSquare, SimulatedHuman, Timeline, VirtualBoard
+from controller.sim import OnSquare, OnStand, SimError, SimulatedHuman, Timeline, VirtualBoard
 from hardware.geometry import Side
 
 
@@ -145,14 +145,32 @@ class SimScene:
                     chosen = option
         self.post(PromptAnswered(chosen))
 
-    def turn_over(self, transfer: Transfer) -> None:
-        """The gantry asks a person to turn a piece over where it stands (a promotion without a flip station)."""
-        if not isinstance(transfer.src, SquareLoc):
-            raise RuntimeError(f"the simulated human can only turn over pieces on squares, not at {transfer.src}")
-        square = square_index(transfer.src.square)
+    def fix_piece(self, transfer: Transfer) -> None:
+        """What the gantry asks of a person (`HUMAN_ACTION`): turn a promoted piece over on its square, or turn a
+        captured piece on the robot's stand to face its new owner before it is dropped.
+
+        Raises:
+            SimError: a task the simulated person cannot do (the gantry then reports the move failed).
+        """
         with self._lock:
-            pid = self.board.piece_at(square)
-            if pid is None:
-                raise RuntimeError(f"no piece on {transfer.src} to turn over")
-            self.board.lift(pid, self.board.frames.render_of_spot(OnSquare(square, 0.0, 0.0, 0.0)))
-            self.board.set_down(pid, square, flip=True)
+            if isinstance(transfer.src, SquareLoc) and transfer.task is HumanTask.TURN_OVER:
+                square = square_index(transfer.src.square)
+                pid = self.board.piece_at(square)
+                if pid is None:
+                    raise SimError(f"no piece on {transfer.src} to turn over")
+                self.board.lift(pid, self.board.frames.render_of_spot(OnSquare(square)))
+                self.board.set_down(pid, square, flip=True)
+            elif isinstance(transfer.src, SlotLoc):
+                self._restand(transfer.src)
+            else:
+                raise SimError(f"the simulated person cannot {transfer.describe()}")
+
+    def _restand(self, slot: SlotLoc) -> None:
+        """Lift the piece off its slot and set it back facing the stand's owner, face down (`to_stand`)."""
+        pid = self.board.stand_slots(slot.side, slot.kind).get(slot.index)
+        if pid is None:
+            raise SimError(f"no piece at {slot} to turn")
+        self.board.lift(pid, self.board.frames.render_of_spot(OnStand(slot.side, slot.kind, slot.index)))
+        self.board.to_stand(pid, slot.side)
+        if self.board.stand_slots(slot.side, slot.kind).get(slot.index) != pid:
+            raise SimError(f"the turned piece did not go back to {slot}")
