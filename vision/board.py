@@ -11,6 +11,7 @@ rotations is sente's is not decided here (see `vision.orientation`); `BoardGeome
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -19,6 +20,8 @@ from numpy.typing import NDArray
 from vision.errors import ImageError
 
 FloatArray = NDArray[np.float64]
+Image = NDArray[Any]
+"""A picture (BGR or gray, usually uint8); loosely typed because OpenCV's stubs return generic arrays."""
 
 GRID_CORNERS = np.array([[0.0, 0.0], [9.0, 0.0], [9.0, 9.0], [0.0, 9.0]])
 """Grid coordinates of the corners 9a, 1a, 1i, 9i."""
@@ -29,6 +32,7 @@ _PAD = 24  # margin around a candidate quadrilateral in the rectified image
 MIN_SUPPORT = 0.7  # mean fraction of grid-line samples that must look like a line
 MIN_LINE = 0.35  # ... and on every line but one
 _OFF = 0.08  # where "beside the line" is, in squares
+_GOOD_ENOUGH = 0.9  # stop trying candidates once a grid is supported this well
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,7 @@ class BoardGeometry:
         return np.asarray(cv2.perspectiveTransform(pts, self.homography), dtype=np.float64).reshape(-1, 2)
 
 
-def to_gray(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+def to_gray(image: Image) -> Image:
     """A grayscale copy of a BGR or gray frame; ImageError for anything else."""
     if image.ndim == 2:
         return image
@@ -65,7 +69,7 @@ def to_gray(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
     raise ImageError(f"expected a gray or BGR image, got shape {image.shape}")
 
 
-def find_board(image: NDArray[np.uint8]) -> BoardGeometry | None:
+def find_board(image: Image) -> BoardGeometry | None:
     """The best-supported 9×9 grid in the image, or None when no candidate looks like a board."""
     gray = to_gray(image)
     if min(gray.shape[:2]) < 64:
@@ -78,17 +82,19 @@ def find_board(image: NDArray[np.uint8]) -> BoardGeometry | None:
         found = _fit_grid(small, quad)
         if found is None:
             continue
-        corners = _fit_grid(small, found) if found is not None else None
-        corners = found if corners is None else corners
+        refined = _fit_grid(small, found)
+        corners = found if refined is None else refined
         fractions = line_fractions(small, corners)
         if supported(fractions) and (best is None or fractions.mean() > best.support):
             best = BoardGeometry(corners, float(fractions.mean()))
+            if best.support >= _GOOD_ENOUGH:
+                break
     if best is None:
         return None
     return BoardGeometry(best.corners / scale, best.support)
 
 
-def check_board(image: NDArray[np.uint8], geometry: BoardGeometry) -> float:
+def check_board(image: Image, geometry: BoardGeometry) -> float:
     """Current grid-line support of a known grid (cheap; compare with `geometry.support`)."""
     gray = to_gray(image)
     scale = min(1.0, _WORK_SIDE / max(gray.shape[:2]))
@@ -96,12 +102,12 @@ def check_board(image: NDArray[np.uint8], geometry: BoardGeometry) -> float:
     return line_support(small, geometry.corners * scale)
 
 
-def line_support(gray: NDArray[np.uint8], corners: FloatArray, samples: int = 40) -> float:
+def line_support(gray: Image, corners: FloatArray, samples: int = 40) -> float:
     """Mean over the 20 grid lines of the fraction of their points darker than both points just aside."""
     return float(line_fractions(gray, corners, samples).mean())
 
 
-def line_fractions(gray: NDArray[np.uint8], corners: FloatArray, samples: int = 40) -> FloatArray:
+def line_fractions(gray: Image, corners: FloatArray, samples: int = 40) -> FloatArray:
     """Per grid line (10 across the files, then 10 along), the fraction of sampled points that look like a
     line: darker by a few gray levels than the points 0.08 square to either side."""
     matrix = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
@@ -135,7 +141,7 @@ def supported(fractions: FloatArray) -> bool:
     return float(fractions.mean()) >= MIN_SUPPORT and float(np.sort(fractions)[1]) >= MIN_LINE
 
 
-def _candidate_quads(gray: NDArray[np.uint8]) -> list[FloatArray]:
+def _candidate_quads(gray: Image) -> list[FloatArray]:
     """Quadrilaterals that may be the board or its grid frame, largest first, plus the whole image."""
     h, w = gray.shape
     quads: list[tuple[float, FloatArray]] = []
@@ -147,7 +153,7 @@ def _candidate_quads(gray: NDArray[np.uint8]) -> list[FloatArray]:
             area = cv2.contourArea(contour)
             if area < 0.06 * h * w:
                 continue
-            quad = _quad_of(contour)
+            quad = _quad_of(np.asarray(contour))
             if quad is not None:
                 quads.append((area, quad))
     quads.sort(key=lambda item: -item[0])
@@ -161,7 +167,7 @@ def _candidate_quads(gray: NDArray[np.uint8]) -> list[FloatArray]:
     return [*kept, whole]
 
 
-def _quad_of(contour: NDArray[np.int32]) -> FloatArray | None:
+def _quad_of(contour: Image) -> FloatArray | None:
     """Four corners (clockwise from top-left) approximating a contour's convex hull, if it has four."""
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
@@ -192,7 +198,7 @@ def _ridges(rect: NDArray[np.float32], reach: int) -> tuple[NDArray[np.float32],
     return horiz.astype(np.float32), vert.astype(np.float32)
 
 
-def _fit_grid(gray: NDArray[np.uint8], quad: FloatArray) -> FloatArray | None:
+def _fit_grid(gray: Image, quad: FloatArray) -> FloatArray | None:
     """Grid corners (9a, 1a, 1i, 9i order as drawn clockwise) found inside the rectified quadrilateral."""
     target = np.array([[_PAD, _PAD], [_RECT - _PAD, _PAD], [_RECT - _PAD, _RECT - _PAD], [_PAD, _RECT - _PAD]])
     to_image = cv2.getPerspectiveTransform(target.astype(np.float32), quad.astype(np.float32))

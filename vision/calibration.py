@@ -20,16 +20,18 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.board import BoardGeometry, find_board
+from vision.board import BoardGeometry, Image, find_board
 from vision.classifier import MODEL_PATH, PieceClassifier, Prediction
 from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, labels_from_board_field
 from vision.orientation import turns_for_side
-from vision.squares import crops_from_frame
+from vision.squares import crops_from_frame, rectified_board, square_crops
 
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
 FORMAT_VERSION = 1
 _PROMOTES = {"R", "B", "S", "N", "L", "P"}
+_SHIFTS = ((0, 0), (2, 0), (-2, 0), (0, 2), (0, -2))
+_MAX_EMPTY = 24  # empty-square examples kept (they are many and alike)
 
 
 def model_digest(path: Path = MODEL_PATH) -> str:
@@ -52,8 +54,8 @@ class Calibration:
 
     prototypes: dict[str, NDArray[np.float32]]
     model_sha256: str
-    temperature: float = 0.04
-    generic_weight: float = 0.3
+    temperature: float = 0.02
+    generic_weight: float = 0.1
 
     def adjust(self, prediction: Prediction) -> NDArray[np.float64]:
         """N×29 probabilities: prototype similarity combined with the generic classifier."""
@@ -112,7 +114,7 @@ class Calibration:
         return calibration
 
 
-def _oriented_start(image: NDArray[np.uint8], classifier: PieceClassifier, sente_side: str | None) -> BoardGeometry:
+def _oriented_start(image: Image, classifier: PieceClassifier, sente_side: str | float | None) -> BoardGeometry:
     """The grid of the start photo turned so that the known start position fits it best."""
     geometry = find_board(image)
     if geometry is None:
@@ -134,32 +136,36 @@ def _matching_turn(geometry: BoardGeometry, reference: BoardGeometry) -> BoardGe
 
 
 def _examples(
-    crops: NDArray[np.uint8], labels: list[str | None], classifier: PieceClassifier
+    image: Image, geometry: BoardGeometry, labels: list[str | None], classifier: PieceClassifier
 ) -> dict[str, list[NDArray[np.float32]]]:
-    """Features per label for the crops and for the crops turned by 180° (as the other owner's)."""
-    turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
-    feats = _normalise(classifier.predict(np.concatenate([crops, turned])).features)
+    """Features per label for the squares' crops, cut in place and a couple of pixels off (pieces and the found
+    grid never sit exactly the same way twice), and for those crops turned by 180° (as the other owner's)."""
+    board = rectified_board(image, geometry)
+    wanted = [i for i, label in enumerate(labels) if label is not None]
     out: dict[str, list[NDArray[np.float32]]] = {}
-    n = len(crops)
-    for i, label in enumerate(labels):
-        if label is None:
-            continue
-        out.setdefault(label, []).append(feats[i])
-        out.setdefault(_swap_owner(label), []).append(feats[n + i])
+    for shift in _SHIFTS:
+        crops = square_crops(board, shift)[wanted]
+        turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
+        feats = _normalise(classifier.predict(np.concatenate([crops, turned])).features)
+        for k, i in enumerate(wanted):
+            label = labels[i]
+            assert label is not None
+            out.setdefault(label, []).append(feats[k])
+            out.setdefault(_swap_owner(label), []).append(feats[len(wanted) + k])
     return out
 
 
 def calibrate(
-    start: NDArray[np.uint8],
-    flipped: NDArray[np.uint8] | None,
+    start: Image,
+    flipped: Image | None,
     classifier: PieceClassifier,
-    sente_side: str | None = None,
+    sente_side: str | float | None = None,
     model_path: Path = MODEL_PATH,
 ) -> Calibration:
     """Build a calibration from the start photo and (optionally) the photo with every piece turned over."""
     geometry = _oriented_start(start, classifier, sente_side)
     start_labels: list[str | None] = list(labels_from_board_field(START_BOARD))
-    examples = _examples(crops_from_frame(start, geometry), start_labels, classifier)
+    examples = _examples(start, geometry, start_labels, classifier)
     if flipped is not None:
         found = find_board(flipped)
         if found is None:
@@ -171,7 +177,10 @@ def calibrate(
                 promoted.append(None)
             else:
                 promoted.append("+" + label)
-        for label, feats in _examples(crops_from_frame(flipped, flipped_geometry), promoted, classifier).items():
+        for label, feats in _examples(flipped, flipped_geometry, promoted, classifier).items():
             examples.setdefault(label, []).extend(feats)
     protos = {label: np.stack(feats) for label, feats in examples.items()}
+    if len(protos.get(EMPTY, ())) > _MAX_EMPTY:
+        keep = np.linspace(0, len(protos[EMPTY]) - 1, _MAX_EMPTY).round().astype(int)
+        protos[EMPTY] = protos[EMPTY][keep]
     return Calibration(protos, model_digest(model_path))

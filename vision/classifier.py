@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.board import Image
 from vision.errors import ModelError
 from vision.labels import SQUARE_LABELS
 
@@ -25,7 +26,7 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "pieces.onnx"
 N_LABELS = len(SQUARE_LABELS)
 
 
-def preprocess(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+def preprocess(crops: Image) -> NDArray[np.float32]:
     """N×H×W×3 BGR crops -> N×3×H×W float32, each crop centred and scaled by its own brightness statistics."""
     x = crops.astype(np.float32)
     luma = x.mean(axis=3)
@@ -68,7 +69,7 @@ class PieceClassifier:
             raise ModelError(f"cannot load classifier model {model_path}: {exc}") from exc
         self._outputs = ["logits", "features"]
 
-    def predict(self, crops: NDArray[np.uint8]) -> Prediction:
+    def predict(self, crops: Image) -> Prediction:
         """Probabilities, sideways probability and features for a batch of crops."""
         if len(crops) == 0:
             return Prediction(np.zeros((0, N_LABELS)), np.zeros(0), np.zeros(0), np.zeros((0, 0), np.float32))

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.board import GRID_CORNERS, BoardGeometry
+from vision.board import GRID_CORNERS, BoardGeometry, Image
 from vision.labels import EMPTY, HAND_KINDS, SQUARE_LABELS
 from vision.squares import CELL, CROP
 
@@ -52,10 +52,12 @@ class StandLayout:
     """Window step in squares."""
     min_piece: float = 0.6
     """Probability of "a piece" a window needs to count."""
+    min_edges: float = 0.03
+    """Edge-pixel fraction below which a window is bare wood and is not classified."""
 
 
 def read_hands(
-    image: NDArray[np.uint8],
+    image: Image,
     geometry: BoardGeometry,
     layout: StandLayout,
     classifier: PieceClassifier,
@@ -74,9 +76,7 @@ def read_hands(
     return hands
 
 
-def rectify_stand(
-    image: NDArray[np.uint8], geometry: BoardGeometry, region: NDArray[np.float64]
-) -> NDArray[np.uint8] | None:
+def rectify_stand(image: Image, geometry: BoardGeometry, region: NDArray[np.float64]) -> Image | None:
     """The stand seen square-on at the board's scale, or None when part of it lies outside the frame."""
     corners_px = geometry.project(region)
     h, w = image.shape[:2]
@@ -99,7 +99,7 @@ def rectify_stand(
 
 
 def count_stand(
-    stand: NDArray[np.uint8],
+    stand: Image,
     side: str,
     layout: StandLayout,
     classifier: PieceClassifier,
@@ -111,6 +111,10 @@ def count_stand(
     origins = [(x, y) for y in range(0, h - CROP + 1, step) for x in range(0, w - CROP + 1, step)]
     if not origins:
         return None
+    integral = _edges(stand)
+    origins = [o for o in origins if _edge_density(integral, o) >= layout.min_edges]
+    if not origins:
+        return {}
     crops = np.stack([stand[y : y + CROP, x : x + CROP] for x, y in origins])
     if side == "w":  # gote's pieces point towards sente: turn them upright
         crops = np.ascontiguousarray(crops[:, ::-1, ::-1])
@@ -119,6 +123,22 @@ def count_stand(
     if float((prediction.unreadable > 0.5).mean()) > 0.3:
         return None
     return _count(probs, origins, step)
+
+
+def _edges(stand: Image) -> NDArray[np.float64]:
+    """Integral image of the stand's edge map (pieces have outlines and ink, bare wood has few edges)."""
+    gray = cv2.cvtColor(stand, cv2.COLOR_BGR2GRAY) if stand.ndim == 3 else stand
+    edges = (cv2.Canny(gray, 50, 150) > 0).astype(np.float64)
+    return np.asarray(cv2.integral(edges), dtype=np.float64)
+
+
+def _edge_density(integral: NDArray[np.float64], origin: tuple[int, int]) -> float:
+    """Fraction of edge pixels in the central half of the window at `origin`."""
+    x, y = origin
+    a, b = x + CROP // 4, y + CROP // 4
+    c, d = x + 3 * CROP // 4, y + 3 * CROP // 4
+    total = integral[d, c] - integral[b, c] - integral[d, a] + integral[b, a]
+    return float(total) / ((c - a) * (d - b))
 
 
 def _count(probs: NDArray[np.float64], origins: list[tuple[int, int]], step: int) -> dict[str, int]:

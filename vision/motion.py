@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.board import to_gray
+from vision.board import Image, to_gray
 
 THUMB = (80, 60)
 """Thumbnail size (width, height) that frames are compared at."""
@@ -32,7 +32,7 @@ class MotionGate:
         self.changed = 1.0
         """Fraction of thumbnail pixels that changed at the last update."""
 
-    def update(self, frame: NDArray[np.uint8]) -> bool:
+    def update(self, frame: Image) -> bool:
         """Take the next frame; True when the last `still_frames` frames showed no motion."""
         thumb = self.thumbnail(frame)
         if self._previous is None or self._previous.shape != thumb.shape:
@@ -49,7 +49,7 @@ class MotionGate:
         self._previous, self._still, self.changed = None, 0, 1.0
 
     @staticmethod
-    def thumbnail(frame: NDArray[np.uint8]) -> NDArray[np.int16]:
+    def thumbnail(frame: Image) -> NDArray[np.int16]:
         """The gray thumbnail a frame is compared at."""
         h, w = frame.shape[:2]
         step = max(1, min(h // (THUMB[1] * 2), w // (THUMB[0] * 2)))

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.board import BoardGeometry, check_board, find_board, to_gray
+from vision.board import BoardGeometry, Image, check_board, find_board, to_gray
 from vision.classifier import PieceClassifier, Prediction
 from vision.hands import StandLayout, read_hands
 from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, square_name
@@ -38,11 +38,14 @@ class Calibrator(Protocol):
 
 @dataclass(frozen=True)
 class ReaderSettings:
-    """How the reader decides. `sente_side`: image side sente sits at (`bottom`, `top`, `left`, `right`, or a
-    direction in degrees as in `vision.orientation.SIDES`) or None to decide from the pieces; `min_confidence`: top probability below which a square is unreliable;
-    `max_unreadable`: unreadable probability above which it is; `recheck_ratio`: fraction of the grid support
-    seen at finding time that a later frame must keep for the grid to be reused; `stands`: where the piece
-    stands lie relative to the board (None: do not read hands)."""
+    """How the reader decides.
+
+    `sente_side`: image side sente sits at (`bottom`, `top`, `left`, `right`, or a direction in degrees as in
+    `vision.orientation.SIDES`), or None to decide from the pieces. `min_confidence`: top probability below
+    which a square is unreliable. `max_unreadable`: unreadable probability above which it is. `recheck_ratio`:
+    fraction of the grid support seen at finding time that a later frame must keep for the grid to be reused.
+    `stands`: where the piece stands lie relative to the board (None: do not read hands).
+    """
 
     sente_side: str | float | None = None
     min_confidence: float = 0.9
@@ -146,7 +149,7 @@ class BoardReader:
         """Forget the grid (the next read searches for it again)."""
         self._geometry = None
 
-    def read(self, image: NDArray[np.uint8]) -> BoardRead:
+    def read(self, image: Image) -> BoardRead:
         """Read one frame."""
         start = self._clock()
         geometry = self._locate(image)
@@ -170,7 +173,7 @@ class BoardReader:
         ms = (self._clock() - start) * 1000
         return BoardRead(True, reason, tuple(squares), probs, hands, geometry, ms)
 
-    def _locate(self, image: NDArray[np.uint8]) -> BoardGeometry | None:
+    def _locate(self, image: Image) -> BoardGeometry | None:
         """The grid: the previous one if the frame still supports it, else a fresh search."""
         if self._geometry is not None:
             support = check_board(image, self._geometry)
@@ -182,8 +185,8 @@ class BoardReader:
         return find_board(image)
 
     def _orient(
-        self, image: NDArray[np.uint8], geometry: BoardGeometry, crops: NDArray[np.uint8], prediction: Prediction
-    ) -> tuple[BoardGeometry, NDArray[np.uint8], Prediction]:
+        self, image: Image, geometry: BoardGeometry, crops: Image, prediction: Prediction
+    ) -> tuple[BoardGeometry, Image, Prediction]:
         """Turn the grid so that sente's side is ranks g-i, re-cutting the crops if it turned."""
         if self._settings.sente_side is not None:
             turns = turns_for_side(geometry, self._settings.sente_side)
@@ -201,7 +204,7 @@ class BoardReader:
         return geometry, crops, self._classifier.predict(crops)
 
 
-def exposure_problem(board: NDArray[np.uint8]) -> str:
+def exposure_problem(board: Image) -> str:
     """Why the rectified board is unusable as a whole (too dark, blown out, featureless), or ''."""
     gray = to_gray(board)
     mean, std = float(gray.mean()), float(gray.std())

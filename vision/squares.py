@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
-from vision.board import GRID_CORNERS, BoardGeometry
+from vision.board import GRID_CORNERS, BoardGeometry, Image
 
 CROP = 48
 """Side of one square's crop in pixels."""
@@ -22,7 +21,7 @@ CELL = CROP / (1 + 2 * MARGIN)
 """Pixels per square in the rectified board."""
 
 
-def rectified_board(image: NDArray[np.uint8], geometry: BoardGeometry) -> NDArray[np.uint8]:
+def rectified_board(image: Image, geometry: BoardGeometry) -> Image:
     """The board seen square-on from sente's side: 9 squares plus the margin, CELL pixels per square."""
     pad = MARGIN * CELL
     side = round(9 * CELL + 2 * pad)
@@ -32,22 +31,27 @@ def rectified_board(image: NDArray[np.uint8], geometry: BoardGeometry) -> NDArra
     if shrink < 0.99:  # avoid aliasing: bring the frame near the rectified scale first
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         corners = corners * shrink
-    target = (GRID_CORNERS * CELL + pad).astype(np.float32)
+    target = (GRID_CORNERS * CELL + pad - 0.5).astype(np.float32)  # turning the image by 180° turns the grid
     matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
     warped = cv2.warpPerspective(image, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(warped, dtype=np.uint8)
 
 
-def square_crops(board: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """81 crops (81 × CROP × CROP × channels) in SFEN order from a rectified board."""
+def square_crops(board: Image, shift: tuple[int, int] = (0, 0)) -> Image:
+    """81 crops (81 × CROP × CROP × channels) in SFEN order from a rectified board, optionally cut `shift`
+    pixels (x, y) off their places (at most a few pixels; the board's edge pixels are repeated)."""
+    dx, dy = shift
+    reach = max(abs(dx), abs(dy))
+    if reach:
+        board = cv2.copyMakeBorder(board, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
     crops = np.empty((81, CROP, CROP, *board.shape[2:]), dtype=np.uint8)
     for index in range(81):
         row, col = divmod(index, 9)
-        x0, y0 = round(col * CELL), round(row * CELL)
+        x0, y0 = round(col * CELL) + reach + dx, round(row * CELL) + reach + dy
         crops[index] = board[y0 : y0 + CROP, x0 : x0 + CROP]
     return crops
 
 
-def crops_from_frame(image: NDArray[np.uint8], geometry: BoardGeometry) -> NDArray[np.uint8]:
+def crops_from_frame(image: Image, geometry: BoardGeometry) -> Image:
     """The 81 square crops of a frame."""
     return square_crops(rectified_board(image, geometry))

@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         occluded = render_position(sfen, RenderOptions(**{**options.__dict__, "hand": True, "pose": clean.pose}))
         read_occluded(tally, reader, occluded)
     gate_ms = time_motion_gate(clean.image)
-    calibrated = calibrated_accuracy(args, games, classifier, styles[0], (width, height), rng)
+    calibrated = calibrated_accuracy(args, games, classifier, styles[0], size=(width, height), rng=rng)
     report(args, styles, tally, gate_ms, calibrated)
     return 0
 
@@ -191,7 +191,7 @@ def time_motion_gate(image: Any) -> float:
 
 
 def calibrated_accuracy(
-    args: argparse.Namespace, games: list[list[str]], classifier: Any, style: str, size: tuple[int, int], rng: Any
+    args: argparse.Namespace, games: list[list[str]], classifier: Any, style: str, *, size: tuple[int, int], rng: Any
 ) -> tuple[float, float, int] | None:
     """(generic, calibrated) square accuracy on frames of one style after calibrating on that style."""
     from vision.calibration import START_BOARD, calibrate
@@ -246,7 +246,8 @@ def report(
     print(f"false-read rate:        {_pct(t.false_reads, t.occluded)}  (claimed reliable but wrong)")
     if t.read_ms:
         print(
-            f"ms per full read:       median {statistics.median(t.read_ms):.1f}, max {max(t.read_ms):.1f}  (grid checked)"
+            f"ms per full read:       median {statistics.median(t.read_ms):.1f},"
+            f" max {max(t.read_ms):.1f}  (grid checked)"
         )
     if t.find_ms:
         print(f"ms per first read:      median {statistics.median(t.find_ms):.1f}  (grid found from scratch)")

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.board import Image
 from vision.labels import CSA_CODES, KINDS, PIECE_LABELS, SQUARE_LABELS
 from vision.squares import CROP, MARGIN
 
@@ -27,8 +28,6 @@ SIDEWAYS = len(SQUARE_LABELS)  # class index 29
 UNREADABLE = SIDEWAYS + 1  # class index 30
 N_CLASSES = UNREADABLE + 1
 _S = 2  # drawing scale (crops are drawn at twice the size, then shrunk)
-
-Image = NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
@@ -50,7 +49,7 @@ class PieceBank:
                     for prefix, turn in (("0", False), ("1", True)):
                         path = root / style / f"{prefix}{code}.png"
                         if path.exists():
-                            tile = cv2.imread(os.fspath(path), cv2.IMREAD_UNCHANGED)
+                            tile: Image = np.asarray(cv2.imread(os.fspath(path), cv2.IMREAD_UNCHANGED))
                             found.append(cv2.rotate(tile, cv2.ROTATE_180) if turn else tile)
                 if not found:
                     raise FileNotFoundError(f"no tile for {kind} in style {style}")
@@ -64,7 +63,7 @@ class PieceBank:
         return options[int(rng.integers(len(options)))]
 
 
-def wood_background(rng: np.random.Generator, size: int) -> NDArray[np.float32]:
+def wood_background(rng: np.random.Generator, size: int) -> Image:
     """A board-coloured patch with grain (float BGR 0..255)."""
     light = rng.uniform(0.0, 1.0) ** 0.6
     dark, pale = np.array([70.0, 120.0, 175.0]), np.array([185.0, 220.0, 240.0])
@@ -77,10 +76,10 @@ def wood_background(rng: np.random.Generator, size: int) -> NDArray[np.float32]:
     grain = np.tile(wave, (size, 1)) if grain_axis == 0 else np.tile(wave[:, None], (1, size))
     img = base[None, None, :] * (1 + rng.uniform(0.0, 0.06) * grain[:, :, None])
     img += rng.normal(0, rng.uniform(0, 4), (size, size, 1))
-    return np.clip(img, 0, 255).astype(np.float32)
+    return np.asarray(np.clip(img, 0, 255), dtype=np.float32)
 
 
-def draw_grid(rng: np.random.Generator, img: NDArray[np.float32], margin: float, cell: float) -> None:
+def draw_grid(rng: np.random.Generator, img: Image, margin: float, cell: float) -> None:
     """The four grid lines round the centre square (slightly misplaced, as after an imperfect homography)."""
     if rng.random() < 0.05:
         return
@@ -101,7 +100,7 @@ def draw_grid(rng: np.random.Generator, img: NDArray[np.float32], margin: float,
 
 def paste_piece(
     rng: np.random.Generator,
-    img: NDArray[np.float32],
+    img: Image,
     tile: Image,
     *,
     centre: tuple[float, float],
@@ -128,7 +127,7 @@ def paste_piece(
     warped = cv2.warpAffine(tile, matrix, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT)
     alpha = warped[:, :, 3:4].astype(np.float32) / 255
     shift = rng.normal(0, 0.04 * height, 2)
-    shadow_m = np.float32([[1, 0, shift[0]], [0, 1, abs(shift[1]) + 0.02 * height]])
+    shadow_m = np.array([[1, 0, shift[0]], [0, 1, abs(shift[1]) + 0.02 * height]], dtype=np.float32)
     shadow = cv2.warpAffine(alpha, shadow_m, size)
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(0.5, 0.04 * height)).reshape(size[1], size[0], 1)
     roi *= 1 - rng.uniform(0.15, 0.5) * shadow
@@ -182,11 +181,11 @@ def crop_for(
 
 def unreadable(rng: np.random.Generator, bank: PieceBank, style: str, styles: list[str] | None) -> Image:
     """A crop nobody could read: covered by a hand or sleeve, smeared by motion, or nearly black or white."""
-    base = crop_for(rng, bank, style, int(rng.integers(len(SQUARE_LABELS))), styles).astype(np.float32)
+    base: Image = crop_for(rng, bank, style, int(rng.integers(len(SQUARE_LABELS))), styles).astype(np.float32)
     mode = rng.random()
     if mode < 0.6:  # skin or sleeve covering most of the square
         tone = rng.uniform(0.3, 1.0) * (np.array([110, 150, 205]) if rng.random() < 0.6 else rng.uniform(20, 240, 3))
-        mask = np.zeros((CROP, CROP), np.float32)
+        mask: Image = np.zeros((CROP, CROP), np.float32)
         centre = (CROP / 2 + rng.normal(0, CROP / 6, 2)).astype(int)
         axes = (int(rng.uniform(0.4, 1.0) * CROP), int(rng.uniform(0.35, 0.8) * CROP))
         cv2.ellipse(mask, (int(centre[0]), int(centre[1])), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
@@ -196,7 +195,7 @@ def unreadable(rng: np.random.Generator, bank: PieceBank, style: str, styles: li
         base = base * (1 - mask) + skin * mask
     elif mode < 0.85:  # motion blur
         length = int(rng.integers(9, 25))
-        kernel = np.zeros((length, length), np.float32)
+        kernel: Image = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1.0 / length
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
         kernel = cv2.warpAffine(kernel, rot, (length, length))
@@ -207,10 +206,10 @@ def unreadable(rng: np.random.Generator, bank: PieceBank, style: str, styles: li
     return np.clip(base, 0, 255).astype(np.uint8)
 
 
-def degrade(rng: np.random.Generator, img: NDArray[np.float32]) -> Image:
+def degrade(rng: np.random.Generator, img: Image) -> Image:
     """Perspective, lighting, resolution loss, blur, noise and JPEG, ending at CROP×CROP uint8."""
     size = img.shape[0]
-    src = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    src = np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float32)
     dst = src + rng.normal(0, 0.025 * size, (4, 2)).astype(np.float32)
     matrix = cv2.getPerspectiveTransform(src, dst)
     img = cv2.warpPerspective(img, matrix, (size, size), borderMode=cv2.BORDER_REFLECT)
@@ -230,7 +229,7 @@ def degrade(rng: np.random.Generator, img: NDArray[np.float32]) -> Image:
         quality = int(rng.integers(35, 95))
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
         if ok:
-            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            img = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
     return np.asarray(img, dtype=np.uint8)
 
 

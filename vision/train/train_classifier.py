@@ -1,7 +1,7 @@
 """Train the generic piece classifier on synthetic crops and export it to ONNX (training only; needs `.[train]`).
 
-Reproducible: every crop and the network's initial weights come from `--seed`; torch runs deterministically on
-CPU. Two piece styles are held out of training entirely (`HELD_OUT`) and the script reports accuracy on them
+Reproducible: every crop, the batch order and the network's initial weights come from `--seed` (CPU float
+arithmetic may still differ in the last bits between machines). Two piece styles are held out of training entirely (`HELD_OUT`) and the script reports accuracy on them
 separately; that is the honest figure for a set the classifier has never seen.
 
     .venv/bin/python -m vision.train.train_classifier --out vision/models/pieces.onnx
@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+import zlib
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -47,11 +48,74 @@ def dataset(seed: int, n: int, styles: list[str], workers: int) -> tuple[NDArray
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
+def cached_dataset(args: argparse.Namespace, styles: list[str]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """The training crops, from `--cache DIR` when generated before with the same seed, size and styles."""
+    if args.cache is None:
+        return dataset(args.seed, args.n_train, styles, args.workers)
+    path = args.cache / f"crops-{args.seed}-{args.n_train}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
+    if path.exists():
+        data = np.load(path)
+        return data["crops"], data["targets"]
+    crops, targets = dataset(args.seed, args.n_train, styles, args.workers)
+    args.cache.mkdir(parents=True, exist_ok=True)
+    np.savez(path, crops=crops, targets=targets)
+    return crops, targets
+
+
+def _rendered_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    from vision.train.rendered import rendered_dataset
+
+    start, n, styles = job
+    return rendered_dataset(range(start, start + n), styles)
+
+
+def rendered(seed: int, frames: int, styles: list[str], workers: int, cache: Path | None) -> tuple[Any, Any]:
+    """Crops cut from `frames` rendered frames (see `vision.train.rendered`), cached like the synthetic ones."""
+    name = f"rendered-{seed}-{frames}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
+    if cache is not None and (cache / name).exists():
+        data = np.load(cache / name)
+        return data["crops"], data["targets"]
+    step = 25
+    jobs = [(seed * 100_000 + i, min(step, frames - i), styles) for i in range(0, frames, step)]
+    with Pool(workers) as pool:
+        parts = pool.map(_rendered_chunk, jobs)
+    crops, targets = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        np.savez(cache / name, crops=crops, targets=targets)
+    return crops, targets
+
+
+def warm_start(model: Any, onnx_path: Path, sample: Any) -> None:
+    """Start from an exported model: its convolutions have batch norm folded in, so each batch-norm layer is
+    set to give back (about) its input on training batches like `sample`."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(onnx_path)).graph.initializer}
+    convs = [k for k in weights if k.startswith("onnx::Conv")]
+    layers = list(model.body)
+    with torch.no_grad():
+        x = sample
+        for i in range(0, len(CHANNELS) * 4, 4):
+            conv, bn = layers[i], layers[i + 1]
+            conv.weight.copy_(torch.from_numpy(weights[convs[i // 2]]))
+            conv.bias.copy_(torch.from_numpy(weights[convs[i // 2 + 1]]))
+            y = conv(x)
+            bn.weight.copy_(y.std(dim=(0, 2, 3)) + 1e-5)
+            bn.bias.copy_(y.mean(dim=(0, 2, 3)))
+            x = layers[i + 3](layers[i + 2](y))
+        for name in ("feature.0.weight", "feature.0.bias", "head.1.weight", "head.1.bias"):
+            module, param = name.rsplit(".", 1)
+            getattr(model.get_submodule(module), param).copy_(torch.from_numpy(weights[name]))
+
+
 def build_model() -> Any:
     """The network: four conv blocks (CHANNELS) on 48×48 BGR, a 128-wide feature layer, 30 logits."""
     from torch import nn
 
-    class Net(nn.Module):  # type: ignore[misc]
+    class Net(nn.Module):
         def __init__(self) -> None:
             super().__init__()
             layers: list[nn.Module] = []
@@ -84,20 +148,34 @@ def evaluate(model: Any, x: NDArray[np.float32], y: NDArray[np.int64]) -> float:
     return correct / len(y)
 
 
+def gen_init(seed: int) -> np.random.Generator:
+    """Generator for the warm-start sample."""
+    return np.random.default_rng(seed + 999)
+
+
 def train(args: argparse.Namespace) -> dict[str, Any]:
     """Generate data, train, evaluate on held-out styles, export ONNX; returns the figures."""
     import torch
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    torch.use_deterministic_algorithms(True)
     styles = train_styles()
     t0 = time.time()
-    crops, targets = dataset(args.seed, args.n_train, styles, args.workers)
+    crops, targets = cached_dataset(args, styles)
+    if args.rendered:
+        r_crops, r_targets = rendered(args.seed, args.rendered, styles, args.workers, args.cache)
+        crops, targets = np.concatenate([crops, r_crops]), np.concatenate([targets, r_targets])
     held = {s: dataset(args.seed + 1 + i, args.n_val, [s], args.workers) for i, s in enumerate(HELD_OUT)}
+    if args.val_frames:
+        for i, s in enumerate(HELD_OUT):
+            held[s + " (frames)"] = rendered(args.seed + 50 + i, args.val_frames, [s], args.workers, args.cache)
     print(f"data: {len(crops)} training crops from {styles} in {time.time() - t0:.0f} s", flush=True)
     x, y = preprocess(crops), targets
+    del crops
     model = build_model()
+    if args.init is not None:
+        warm_start(model, args.init, torch.from_numpy(x[gen_init(args.seed).permutation(len(x))[:512]]))
+    model = model.to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
@@ -109,17 +187,25 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         total = 0.0
         for i in range(0, len(x), args.batch):
             idx = order[i : i + args.batch]
-            logits, _ = model(torch.from_numpy(x[idx]))
+            batch = torch.from_numpy(x[idx]).contiguous(memory_format=torch.channels_last)
+            logits, _ = model(batch)
             loss = loss_fn(logits, torch.from_numpy(y[idx]))
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
         figures = {s: evaluate(model, preprocess(c), t) for s, (c, t) in held.items()}
         print(f"epoch {epoch + 1}: loss {total / len(x):.4f} held-out {figures} ({time.time() - t0:.0f} s)", flush=True)
     export(model, args.out)
-    return {"train_styles": styles, "held_out": list(HELD_OUT), "held_out_crop_accuracy": figures, "seed": args.seed}
+    torch.save(model.state_dict(), args.out.with_suffix(".pt"))
+    return {
+        "train_styles": styles,
+        "held_out": list(HELD_OUT),
+        "held_out_crop_accuracy": figures,
+        "seed": args.seed,
+        "command": vars(args) | {"out": str(args.out), "cache": None, "init": str(args.init)},
+    }
 
 
 def export(model: Any, out: Path) -> None:
@@ -130,7 +216,7 @@ def export(model: Any, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         model,
-        torch.zeros(1, 3, CROP, CROP),
+        (torch.zeros(1, 3, CROP, CROP),),
         str(out),
         input_names=["crops"],
         output_names=["logits", "features"],
@@ -145,13 +231,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--n-train", type=int, default=100_000)
+    parser.add_argument("--n-train", type=int, default=64_000)
     parser.add_argument("--n-val", type=int, default=4000)
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--cache", type=Path, help="directory to keep generated crops in between runs")
+    parser.add_argument("--rendered", type=int, default=0, help="also train on crops of this many rendered frames")
+    parser.add_argument("--val-frames", type=int, default=0, help="rendered frames per held-out style to score on")
+    parser.add_argument("--init", type=Path, help="start from this exported ONNX model")
     args = parser.parse_args(argv)
     figures = train(args)
     args.out.with_suffix(".json").write_text(json.dumps(figures, indent=2) + "\n")

@@ -1,0 +1,89 @@
+"""Calibration to one's own set: file round trip, refusal of foreign or broken files, and reading after
+calibrating on rendered start and flipped photos (and on the real photo)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import START_BOARD, Calibration, calibrate, model_digest
+from vision.classifier import PieceClassifier, Prediction
+from vision.errors import CalibrationError
+from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, labels_from_board_field
+from vision.orientation import sente_direction
+from vision.reader import BoardReader, ReaderSettings
+from vision.render import RenderOptions, render_position
+
+PHOTO = Path("../shared/data/photos/startpos-wooden-overhead.jpg")
+MIDGAME = "ln1g3nl/1ks2rg2/1ppp1s1p1/p3ppp1p/9/P1PP1PP1P/1PS1PS3/1KG2G1R1/LN5NL b BPbp"
+
+
+def _random_calibration(seed: int = 0) -> Calibration:
+    rng = np.random.default_rng(seed)
+    protos = {label: rng.normal(size=(3, 8)).astype(np.float32) for label in SQUARE_LABELS}
+    return Calibration(protos, model_digest())
+
+
+def test_file_round_trip(tmp_path: Path) -> None:
+    """A saved calibration loads back with the same prototypes (to float16 precision) and the same output."""
+    original = _random_calibration()
+    path = tmp_path / "set.json"
+    original.save(path)
+    loaded = Calibration.load(path)
+    for label, protos in original.prototypes.items():
+        np.testing.assert_allclose(loaded.prototypes[label], protos, atol=2e-3)
+    rng = np.random.default_rng(1)
+    probs = rng.dirichlet(np.ones(len(SQUARE_LABELS)), 4)
+    prediction = Prediction(probs, np.zeros(4), np.zeros(4), rng.normal(size=(4, 8)).astype(np.float32))
+    np.testing.assert_allclose(loaded.adjust(prediction), original.adjust(prediction), atol=1e-2)
+
+
+def test_file_for_another_model_refused(tmp_path: Path) -> None:
+    """A calibration made with a different classifier model is refused with a clear message."""
+    path = tmp_path / "set.json"
+    data = _random_calibration().to_json()
+    data["model_sha256"] = "0" * 64
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="different classifier model"):
+        Calibration.load(path)
+
+
+def test_malformed_file_refused(tmp_path: Path) -> None:
+    """Garbage in a calibration file gives a CalibrationError, not a crash."""
+    path = tmp_path / "set.json"
+    path.write_text('{"version": 1, "prototypes": {"K": {"shape": [2, 2]}}}')
+    with pytest.raises(CalibrationError, match="malformed"):
+        Calibration.load(path)
+
+
+@pytest.mark.slow
+def test_calibrated_reader_reads_rendered_set(classifier: PieceClassifier) -> None:
+    """Calibrated on a start photo and a flipped photo of a set, the reader gets a mid-game position right."""
+    style = "ryoko_1kanji"
+    flipped = [
+        lab if lab == EMPTY or lab.upper() in ("K", "G") else "+" + lab for lab in labels_from_board_field(START_BOARD)
+    ]
+    opts = RenderOptions(style=style, seed=21, size=(960, 720))
+    start = render_position(START_BOARD + " b -", opts)
+    turned = render_position(
+        board_field_from_labels(flipped) + " b -", RenderOptions(style=style, seed=21, size=(960, 720), pose=start.pose)
+    )
+    calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
+    frame = render_position(MIDGAME, RenderOptions(style=style, seed=22, size=(960, 720)))
+    settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), stands=None)
+    result = BoardReader(classifier, settings, calibration).read(frame.image)
+    assert result.labels == list(frame.labels)
+
+
+def test_real_photo_with_calibration(classifier: PieceClassifier, tmp_path: Path) -> None:
+    """Calibrated on the real photo (start position only), the reader still reads it as the start position."""
+    image = cv2.imread(str(PHOTO))
+    calibration = calibrate(image, None, classifier)
+    path = tmp_path / "set.json"
+    calibration.save(path)
+    result = BoardReader(classifier, calibration=Calibration.load(path)).read(image)
+    assert result.sfen().split()[0] == START_BOARD

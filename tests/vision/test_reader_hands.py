@@ -1,0 +1,48 @@
+"""Pieces in hand: counted by kind on both stands; stands out of view give unknown (None), not empty."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.classifier import PieceClassifier
+from vision.hands import StandLayout, read_hands
+from vision.orientation import sente_direction
+from vision.reader import BoardReader, ReaderSettings
+from vision.render import CameraPose, RenderOptions, render_position
+
+BOARD = "ln1g3nl/1ks2rg2/1ppp1s1p1/p3ppp1p/9/P1PP1PP1P/1PS1PS3/1KG2G1R1/LN5NL"
+
+
+def _read(hands: str, pose: CameraPose, seed: int, classifier: PieceClassifier) -> dict[str, dict[str, int]] | None:
+    frame = render_position(
+        f"{BOARD} b {hands}", RenderOptions(style="kanji_light", seed=seed, size=(960, 720), pose=pose)
+    )
+    settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px))
+    return BoardReader(classifier, settings).read(frame.image).hands
+
+
+def test_hands_counted_by_kind(classifier: PieceClassifier) -> None:
+    """A few pieces on each stand, camera overhead with both stands in view: every count right."""
+    hands = _read("BG2Pbn2p", CameraPose(fill=0.5), 3, classifier)
+    assert hands == {"b": {"B": 1, "G": 1, "P": 2}, "w": {"B": 1, "N": 1, "P": 2}}
+
+
+def test_empty_stands_read_as_empty(classifier: PieceClassifier) -> None:
+    """Stands in view with nothing on them read as empty hands, not unknown."""
+    assert _read("-", CameraPose(fill=0.5), 4, classifier) == {"b": {}, "w": {}}
+
+
+def test_stands_out_of_view_are_unknown(classifier: PieceClassifier) -> None:
+    """A close-up where the stands fall outside the picture gives None."""
+    assert _read("2P", CameraPose(fill=0.95), 5, classifier) is None
+
+
+def test_stand_beyond_frame_edge_not_rectified(classifier: PieceClassifier) -> None:
+    """read_hands refuses to guess when a stand's corner lies outside the image."""
+    frame = render_position(
+        f"{BOARD} b P", RenderOptions.fast(style="kanji_light", seed=6, size=(640, 480), pose=CameraPose(fill=0.9))
+    )
+    from vision.board import BoardGeometry
+
+    geometry = BoardGeometry(np.asarray(frame.board_corners_px, dtype=np.float64), 1.0)
+    assert read_hands(frame.image, geometry, StandLayout(), classifier) is None

@@ -1,0 +1,95 @@
+"""Reading whole frames: the real photo, owner and promotion for every kind in every style, occlusion gating,
+unusable frames, orientation from the pieces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classifier import PieceClassifier
+from vision.labels import EMPTY, PIECE_LABELS, board_field_from_labels
+from vision.orientation import sente_direction
+from vision.reader import BoardReader, ReaderSettings
+from vision.render import CameraPose, RenderOptions, list_styles, render_position
+
+PHOTO = Path("../shared/data/photos/startpos-wooden-overhead.jpg")
+START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
+MIDGAME = "ln1g3nl/1ks2rg2/1ppp1s1p1/p3ppp1p/9/P1PP1PP1P/1PS1PS3/1KG2G1R1/LN5NL b BPbp"
+
+
+def all_labels_board() -> str:
+    """A board holding each of the 28 labels once (ranks b, d, f, h), the rest empty."""
+    labels = [EMPTY] * 81
+    for i, label in enumerate(PIECE_LABELS):
+        rank = 1 + 2 * (i // 7)
+        labels[rank * 9 + 1 + i % 7] = label
+    return board_field_from_labels(labels)
+
+
+def test_real_photo_reads_start_position(classifier: PieceClassifier) -> None:
+    """The real wooden set in the starting position reads as the starting position, every square right."""
+    result = BoardReader(classifier).read(cv2.imread(str(PHOTO)))
+    assert result.board_found
+    assert result.sfen().split()[0] == START_BOARD
+    assert result.hands is None  # no stands in the picture: unknown, not empty
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", list_styles())
+def test_owner_and_promotion_for_every_kind(classifier: PieceClassifier, style: str) -> None:
+    """Every one of the 28 labels, in every style: owner from the pointed end and promoted state come out right."""
+    frame = render_position(all_labels_board() + " b -", RenderOptions(style=style, seed=7, size=(800, 600)))
+    settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), stands=None)
+    result = BoardReader(classifier, settings).read(frame.image)
+    assert result.board_found
+    for truth, got in zip(frame.labels, result.labels, strict=True):
+        if truth == EMPTY:
+            continue
+        assert got != EMPTY, f"{truth} read as empty"
+        assert got.lstrip("+").isupper() == truth.lstrip("+").isupper(), f"{truth} read as {got}: wrong owner"
+        assert got.startswith("+") == truth.startswith("+"), f"{truth} read as {got}: wrong promotion"
+
+
+def test_orientation_from_pieces(classifier: PieceClassifier) -> None:
+    """With no setting the reader turns the grid so that sente's pieces are sente's, under any camera roll."""
+    for seed, roll in ((1, 90.0), (2, 180.0), (3, -60.0)):
+        pose = CameraPose(tilt_deg=15, roll_deg=roll, fill=0.8)
+        frame = render_position(MIDGAME, RenderOptions(style="kanji_light", seed=seed, size=(800, 600), pose=pose))
+        result = BoardReader(classifier, ReaderSettings(stands=None)).read(frame.image)
+        assert result.geometry is not None
+        assert np.abs(result.geometry.corners - frame.board_corners_px).max() < 8
+
+
+def test_arm_over_board_is_unreliable(classifier: PieceClassifier) -> None:
+    """With an arm over the board the reader never claims a reliable read that is wrong."""
+    for seed in (11, 12, 13):
+        clean = render_position(MIDGAME, RenderOptions(style="kanji_brown", seed=seed, size=(800, 600)))
+        settings = ReaderSettings(sente_side=sente_direction(clean.board_corners_px), stands=None)
+        reader = BoardReader(classifier, settings)
+        reader.read(clean.image)
+        covered = render_position(
+            MIDGAME, RenderOptions(style="kanji_brown", seed=seed, size=(800, 600), pose=clean.pose, hand=True)
+        )
+        result = reader.read(covered.image)
+        assert not (result.reliable and result.labels != list(covered.labels))
+
+
+@pytest.mark.parametrize("gain", [0.06, 4.0], ids=["dark", "overexposed"])
+def test_dark_or_blown_frame_is_unreliable(classifier: PieceClassifier, gain: float) -> None:
+    """A nearly black or blown-out frame of a board gives no reliable read."""
+    image = cv2.imread(str(PHOTO))
+    spoiled = np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    result = BoardReader(classifier).read(spoiled)
+    assert not result.reliable
+
+
+def test_non_board_image_is_not_a_board(classifier: PieceClassifier) -> None:
+    """A picture of something else (wood texture, no grid) reads as board not found."""
+    rng = np.random.default_rng(4)
+    texture = cv2.GaussianBlur(rng.integers(60, 200, (480, 640, 3), dtype=np.uint8), (0, 0), 3)
+    result = BoardReader(classifier).read(texture)
+    assert not result.board_found
+    assert len(result.unreliable) == 81

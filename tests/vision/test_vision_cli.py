@@ -1,0 +1,73 @@
+"""`shogi-robot vision read | classify | calibrate` on files: JSON shapes and clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from controller.cli.main import main
+from vision.board import find_board
+from vision.calibration import START_BOARD
+from vision.labels import EMPTY, board_field_from_labels, labels_from_board_field
+from vision.render import CameraPose, RenderOptions, render_position
+from vision.squares import crops_from_frame
+
+PHOTO = Path("../shared/data/photos/startpos-wooden-overhead.jpg")
+
+
+def test_read_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """`vision read --json` prints the documented fields, 81 squares with their top-3 probabilities."""
+    assert main(["vision", "read", str(PHOTO), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= {"sfen", "board_found", "squares", "hands", "unreliable", "ms"}
+    assert out["board_found"] is True
+    assert len(out["squares"]) == 81
+    assert all(1 <= len(sq["top"]) <= 3 and sq["top"][0][0] == sq["piece"] for sq in out["squares"])
+    assert out["hands"] is None
+
+
+def test_read_missing_file_is_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A missing or undecodable image is a reported error (exit 1), not a traceback."""
+    assert main(["vision", "read", str(tmp_path / "nope.png")]) == 1
+    garbage = tmp_path / "garbage.png"
+    garbage.write_bytes(b"not an image")
+    assert main(["vision", "read", str(garbage)]) == 1
+    assert "cannot decode" in capsys.readouterr().err
+
+
+def test_classify_crops(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`vision classify` labels a king crop and an empty crop cut from the real photo."""
+    image = cv2.imread(str(PHOTO))
+    geometry = find_board(image)
+    assert geometry is not None
+    crops = crops_from_frame(image, geometry)
+    king, empty = tmp_path / "king.png", tmp_path / "empty.png"
+    cv2.imwrite(str(king), crops[76])  # 5i seen with sente at the bottom of the photo
+    cv2.imwrite(str(empty), crops[40])  # 5e
+    assert main(["vision", "classify", str(king), str(empty), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out[0]["piece"], out[0]["owner"]) == ("K", "b")
+    assert (out[1]["piece"], out[1]["owner"]) == (EMPTY, None)
+
+
+@pytest.mark.slow
+def test_calibrate_then_read(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`vision calibrate START FLIPPED -o set.json` writes a file that `vision read --calibration` accepts."""
+    flipped = [
+        lab if lab == EMPTY or lab.upper() in ("K", "G") else "+" + lab for lab in labels_from_board_field(START_BOARD)
+    ]
+    pose = CameraPose(tilt_deg=10, fill=0.8)
+    opts = {"style": "kanji_brown", "seed": 5, "size": (800, 600), "pose": pose}
+    start, turned = tmp_path / "start.png", tmp_path / "flipped.png"
+    cv2.imwrite(str(start), render_position(START_BOARD + " b -", RenderOptions(**opts)).image)  # type: ignore[arg-type]
+    cv2.imwrite(str(turned), render_position(board_field_from_labels(flipped) + " b -", RenderOptions(**opts)).image)  # type: ignore[arg-type]
+    out_file = tmp_path / "set.json"
+    assert main(["vision", "calibrate", str(start), str(turned), "-o", str(out_file), "--sente-side", "bottom"]) == 0
+    assert out_file.exists()
+    capsys.readouterr()
+    assert main(["vision", "read", str(start), "--calibration", str(out_file), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sfen"].split()[0] == START_BOARD

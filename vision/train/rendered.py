@@ -1,0 +1,66 @@
+"""Training crops cut from whole frames of the virtual camera (training only; complements `synth`).
+
+Positions come from random prefixes of real games, frames from `vision.render` under random poses, lighting and
+sometimes an arm, drawn with training styles only. The crops are cut exactly as the reader cuts them
+(`vision.squares`), from the renderer's true grid corners nudged by a pixel or two as a found grid would be.
+Squares the arm touches are labelled "unreadable"; most empty squares are dropped to keep the classes balanced.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import BoardGeometry
+from vision.labels import EMPTY, SQUARE_LABELS
+from vision.squares import crops_from_frame
+from vision.train.synth import UNREADABLE
+
+GAMES = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "games" / "lishogi-500.usi"
+
+
+def random_sfen(games: list[list[str]], rng: np.random.Generator) -> str:
+    """The position after a random prefix of a random game."""
+    import cshogi
+
+    moves = games[int(rng.integers(len(games)))]
+    board = cshogi.Board()
+    for move in moves[: int(rng.integers(0, len(moves) + 1))]:
+        board.push_usi(move)
+    return str(board.sfen())
+
+
+def frame_crops(
+    seed: int, styles: list[str], games: list[list[str]], keep_empty: float = 0.15
+) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """Crops and class indices from one rendered frame."""
+    from vision.render import RenderOptions, render_position
+
+    rng = np.random.default_rng(seed)
+    style = styles[int(rng.integers(len(styles)))]
+    hand = bool(rng.random() < 0.2)
+    frame = render_position(random_sfen(games, rng), RenderOptions(style=style, seed=seed, size=(960, 720), hand=hand))
+    corners = np.asarray(frame.board_corners_px, dtype=np.float64) + rng.normal(0, 1.0, (4, 2))
+    crops = crops_from_frame(frame.image, BoardGeometry(corners, 1.0))
+    keep, targets = [], []
+    for i, label in enumerate(frame.labels):
+        if i in frame.occluded_squares:
+            target = UNREADABLE
+        elif label == EMPTY and rng.random() > keep_empty:
+            continue
+        else:
+            target = SQUARE_LABELS.index(label)
+        keep.append(i)
+        targets.append(target)
+    return crops[keep], np.array(targets, dtype=np.int64)
+
+
+def rendered_dataset(
+    seeds: range, styles: list[str], games_path: Path = GAMES
+) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """Crops from the frames of several seeds, concatenated."""
+    games = [line.split() for line in games_path.read_text().splitlines() if line.strip()]
+    parts = [frame_crops(seed, styles, games) for seed in seeds]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
