@@ -159,6 +159,7 @@ class _Session:
         self.clock = compose.MonotonicClock()
         self.shell_ref: list[GameShell] = []
         self._ask_holder: dict[str, Callable[[Any], None]] = {}
+        self._restart: compose.GantryRestart | None = None
 
     def post(self, event: Event) -> None:
         """Queue an event for the shell (from worker threads)."""
@@ -178,7 +179,8 @@ class _Session:
         if settings.gantry:
             effects.robot = self._robot(world, effects)
         scene = self._scene(world, settings, effects) if world is not None else None
-        self._web(effects, eyes)
+        self._buttons(effects)
+        eyes = self._web(effects, eyes)
         limits = Limits(max_plies=self.options.max_plies, stall_s=self.options.stall_s)
         shell = GameShell(
             state, commands, eyes=eyes, reconciler=reconciler, effects=effects, clock=self.clock, scene=scene,
@@ -284,6 +286,7 @@ class _Session:
             restart(interruption)
 
         self._ask_holder = holder
+        self._restart = restart
         return GantryRobot(make, Capabilities.of(hardware.geometry), self.post, restart=bring_back)
 
     def _scene(self, world: compose.SimWorld, settings: GameSettings, effects: Effects) -> SimScene:
@@ -313,18 +316,42 @@ class _Session:
         self.stack.callback(engine.close)
         return EngineHuman(engine, GoLimits(movetime_ms=self.config.sim.human_movetime_ms))
 
-    def _web(self, effects: Effects, eyes: Any) -> None:
+    def _web(self, effects: Effects, eyes: Any) -> Any:
+        """Serve the page when asked; returns the eyes, wrapped to send the page a camera frame each second."""
         if not self.options.web:
-            return
+            return eyes
         from controller.web.hub import ViewHub
         from controller.web.server import WebServer
 
         hub = ViewHub()
-        server = WebServer(hub, self.options.listen, self.options.web_port)
+        try:
+            server = WebServer(hub, self.options.listen, self.options.web_port)
+        except OSError as exc:
+            raise SessionError(
+                f"cannot serve the page on {self.options.listen}:{self.options.web_port}: {exc}"
+            ) from exc
         server.start()
         self.stack.callback(server.stop)
         effects.hub = hub
+        effects.publish_idle("waiting for the starting position")
         self.say(f"  web page: {server.url}")
+        return FramesToPage(eyes, hub, self.clock)
+
+    def _buttons(self, effects: Effects) -> None:
+        """The GPIO panel's move-done and clock buttons, as events (real hardware; the fake backend in --sim)."""
+        hardware = self.config.hardware
+        if hardware is None:
+            return
+        from controller.game.events import Button, ButtonPressed
+
+        def press(button: Button) -> Callable[[Any], None]:
+            return lambda side: effects.outside.put(ButtonPressed(button, Color(side.value)))
+
+        backend = compose.gpio_backend(hardware.gpio, self.clock)
+        holdable: Any = _NoGantry() if self._restart is None else _Hold(self._restart)
+        compose.panel(
+            backend, hardware.gpio, holdable, on_move_done=press(Button.MOVE_DONE), on_clock=press(Button.CLOCK)
+        )
 
     def _result(
         self, report: ShellReport, files: GameFiles, effects: Effects, *, world: Any, eyes: Any, scene: Any
@@ -339,6 +366,48 @@ class _Session:
         if world is not None:
             result.lost_pieces = [f"{p.label} ({p.why})" for p in world.board.lost]
         return result
+
+
+class _NoGantry:
+    """The emergency stop's target when there is no gantry: nothing moves, so nothing to hold."""
+
+    def hold(self) -> None:
+        """Nothing to stop."""
+
+
+@dataclass
+class _Hold:
+    """Feed hold on whichever gantry the restart holds now (it may have reconnected)."""
+
+    restart: compose.GantryRestart
+
+    def hold(self) -> None:
+        """GRBL `!`."""
+        self.restart.gantry.hold()
+
+
+class FramesToPage:
+    """Eyes that also hand the web page the latest camera frame (JPEG) about once a second."""
+
+    def __init__(self, eyes: Any, hub: Any, clock: compose.MonotonicClock, every_s: float = 1.0) -> None:
+        self._eyes, self._hub, self._clock, self._every = eyes, hub, clock, every_s
+        self._sent = -every_s
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._eyes, name)
+
+    def look(self, now: float) -> Any:
+        """The wrapped eyes' observation; the frame goes to the page when it is time."""
+        observation = self._eyes.look(now)
+        frame = getattr(self._eyes, "last_frame", None)
+        if frame is not None and now - self._sent >= self._every:
+            import cv2
+
+            ok, jpeg = cv2.imencode(".jpg", frame)
+            if ok:
+                self._hub.set_frame(jpeg.tobytes())
+                self._sent = now
+        return observation
 
 
 def _names(settings: GameSettings, engine: str) -> dict[str, str]:

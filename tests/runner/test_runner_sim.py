@@ -88,3 +88,39 @@ def test_kill_mid_game_then_resume_continues_the_same_game(tmp_path: Path) -> No
     after = [m.usi for m in resume(tmp_path / "crash.journal").record.moves]
     assert after[: len(before)] == before and len(after) >= len(before) + 4
     assert "robot moves confirmed by the camera" in resumed.stdout
+
+
+def test_web_page_follows_the_game(tmp_path: Path) -> None:
+    """With `web`, the page's state shows the game's moves while it is played, and the record downloads."""
+    import json
+    import threading
+    import urllib.request
+
+    lines: list[str] = []
+    options = SessionOptions(
+        Mode.PLAY, sim=True, out=tmp_path, name="w", max_plies=6, board_every=0, stall_s=60, web=True, web_port=0
+    )
+    seen: dict[str, object] = {}
+
+    def watch() -> None:
+        while not any("web page:" in line for line in lines):
+            time.sleep(0.05)
+        url = next(line for line in lines if "web page:" in line).split("web page: ")[1].rstrip("/")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and "state" not in seen:
+            with urllib.request.urlopen(f"{url}/api/state", timeout=5) as reply:
+                state = json.loads(reply.read())
+            if len(state["moves"]) >= 2:
+                seen["state"] = state
+                with urllib.request.urlopen(f"{url}/api/record.csa", timeout=5) as reply:
+                    seen["csa"] = reply.read().decode("utf-8")
+            time.sleep(0.1)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    result = run_session(options, say=lines.append, eyes=TruthEyes)
+    watcher.join(timeout=5)
+    state = seen["state"]
+    assert isinstance(state, dict) and state["mode"] == "play"
+    assert [m["usi"] for m in state["moves"]] == list(result.report.state.usi_moves[: len(state["moves"])])
+    assert "V3.0" in str(seen["csa"]) and "N+human" in str(seen["csa"])
