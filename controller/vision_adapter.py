@@ -1,9 +1,16 @@
 """The one place where the board reader's output becomes the reconciler's `Observation`.
 
 Owns: `observation_from_read` (a `vision.reader.BoardRead`, read structurally so this module imports nothing
-from vision) and the constants it uses: the hand confidence given to stands the reader did see, and the flat
-probabilities given to squares when no board was found (every square is then unreliable, so the reconciler
-ignores them). The reader's rows are renormalised (float32 softmax sums drift by ~1e-6).
+from vision), `hidden_squares`, and the constants they use: the hand confidence given to stands the reader did
+see, and the flat probabilities given to squares when no board was found (every square is then unreliable, so
+the reconciler ignores them). The reader's rows are renormalised (float32 softmax sums drift by ~1e-6).
+
+The reader's "unreliable" and the reconciler's differ: the reader flags a square it cannot vouch for as the
+position (low confidence, more pieces of a kind than a set holds, a hand or blur over it); the reconciler
+ignores the probabilities of an unreliable square entirely, and has its own rule for unclear squares. So only
+squares whose probabilities say nothing (hidden or blurred, a frame too dark) are passed as unreliable: a read
+that names them (`hidden`) is used as it is; otherwise a flagged square is taken as hidden unless its flag is
+explained by a low top probability or by the set-limit count, whose probabilities still carry the evidence.
 """
 
 from __future__ import annotations
@@ -19,10 +26,24 @@ from controller.reconcile.types import Observation
 
 SEEN_HANDS_CONFIDENCE = 0.8
 """hand_confidence of an observation whose stands the reader read (0 when it could not: hands unknown)."""
+READER_MIN_CONFIDENCE = 0.9
+"""The reader's default `min_confidence`: below it a square is flagged for its low top probability alone."""
+SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
+"""How many of each base kind a set holds (the reader's set-limit rule, copied: vision may not be imported)."""
 
 
 class SquareReadLike(Protocol):
     """What the adapter uses of `vision.reader.SquareRead`."""
+
+    @property
+    def label(self) -> str:
+        """Most likely label."""
+        ...
+
+    @property
+    def p(self) -> float:
+        """Its probability."""
+        ...
 
     @property
     def reliable(self) -> bool:
@@ -75,7 +96,7 @@ def observation_from_read(
     probs = np.clip(np.asarray(read.probs, dtype=np.float64), 0.0, None)
     sums = probs.sum(axis=1, keepdims=True)
     probs = np.where(sums > 0, probs / np.where(sums > 0, sums, 1.0), 1.0 / N_LABELS)
-    unreliable = frozenset(i for i, square in enumerate(read.squares) if not square.reliable)
+    unreliable = hidden_squares(read)
     hands = _hands_by_letter(read.hands)
     confidence = hand_confidence if hands is not None else 0.0
     return Observation(probs, hands, confidence, unreliable, stable, now)
@@ -93,3 +114,30 @@ def _hands_by_letter(hands: Mapping[str, Mapping[str, int]] | None) -> dict[str,
             letter = kind.upper() if side == "b" else kind.lower()
             letters[letter] = letters.get(letter, 0) + int(count)
     return letters
+
+
+def hidden_squares(read: BoardReadLike, min_confidence: float = READER_MIN_CONFIDENCE) -> frozenset[int]:
+    """Squares whose probabilities must be ignored: the read's own `hidden` squares when it names them, else
+    every square when none is trusted (a bad frame), else the flagged squares whose flag neither a low top
+    probability nor the set-limit count explains."""
+    named = getattr(read, "hidden", None)
+    if named is not None:
+        return frozenset(int(i) for i in named)
+    if not any(square.reliable for square in read.squares):
+        return frozenset(range(len(read.squares)))  # the whole frame is bad (too dark, blown out)
+    over = _over_limit([square.label for square in read.squares])
+    return frozenset(
+        i
+        for i, square in enumerate(read.squares)
+        if not square.reliable and square.p >= min_confidence and i not in over
+    )
+
+
+def _over_limit(labels: Sequence[str]) -> set[int]:
+    """Squares of a kind seen more often than a set holds."""
+    by_kind: dict[str, list[int]] = {}
+    for i, label in enumerate(labels):
+        kind = label.lstrip("+").upper()
+        if kind in SET_LIMITS:
+            by_kind.setdefault(kind, []).append(i)
+    return {i for kind, where in by_kind.items() if len(where) > SET_LIMITS[kind] for i in where}

@@ -45,3 +45,34 @@ def test_no_board_found_is_all_unreliable() -> None:
     obs = observation_from_read(BoardRead(False, "board not found"), stable=True, now=1.0)
     assert obs.unreliable == frozenset(range(81))
     assert obs.hands is None
+
+
+def _flagged(labels: list[str], p: list[float], flagged: set[int]) -> BoardRead:
+    probs = np.full((81, 29), 1.0 / 29)
+    squares = tuple(SquareRead(labels[i], p[i], ((labels[i], p[i]),), i not in flagged) for i in range(81))
+    return BoardRead(True, "some squares cannot be read reliably", squares, probs, None)
+
+
+def test_low_confidence_squares_keep_their_probabilities() -> None:
+    """A square flagged only for a low top probability is passed on (the reconciler weighs it); one flagged
+    with a confident label (a hand or blur over it) is hidden."""
+    labels, p = ["empty"] * 81, [0.99] * 81
+    p[10] = 0.7
+    obs = observation_from_read(_flagged(labels, p, {10, 20}), stable=True, now=0.0)
+    assert obs.unreliable == frozenset({20})
+
+
+def test_set_limit_squares_keep_their_probabilities() -> None:
+    """Three rooks cannot be: the reader flags them all, the reconciler still gets their probabilities."""
+    labels, p = ["empty"] * 81, [0.99] * 81
+    for i in (1, 2, 3):
+        labels[i] = "R"
+    obs = observation_from_read(_flagged(labels, p, {1, 2, 3}), stable=True, now=0.0)
+    assert obs.unreliable == frozenset()
+
+
+def test_a_wholly_untrusted_frame_hides_every_square() -> None:
+    """When no square is trusted (a dark or blown-out frame) every square is hidden, whatever its probability."""
+    labels, p = ["empty"] * 81, [0.5] * 81
+    obs = observation_from_read(_flagged(labels, p, set(range(81))), stable=True, now=0.0)
+    assert obs.unreliable == frozenset(range(81))
