@@ -179,17 +179,25 @@ def sim_config_path() -> Path:
     return Path(str(resources.files("controller.data").joinpath(SIM_CONFIG)))
 
 
-def camera_eyes(source: Any) -> Any:
+def camera_eyes(source: Any, sente_side: float | None = None) -> Any:
     """The real motion gate and board reader on a frame source (`controller.runner.eyes.CameraEyes`).
 
+    `sente_side`: the image direction (degrees, as `vision.orientation`) sente sits at, when the installation
+    knows it; None lets the reader decide from the pieces.
+
     Raises:
-        ModelError (a ValueError-free vision error): when the piece classifier model is missing.
+        ValueError: when the piece classifier model is missing (it names the file).
     """
     from controller.runner.eyes import CameraEyes
+    from vision.errors import ModelError
     from vision.motion import MotionGate
-    from vision.reader import BoardReader
+    from vision.reader import BoardReader, ReaderSettings
 
-    return CameraEyes(source, MotionGate(), BoardReader())
+    try:
+        reader = BoardReader(settings=ReaderSettings(sente_side=sente_side))
+    except ModelError as exc:
+        raise ValueError(f"the board reader cannot start: {exc}") from exc
+    return CameraEyes(source, MotionGate(), reader)
 
 
 def real_camera(camera: CameraConfig) -> Any:
@@ -239,6 +247,8 @@ class SimWorld:
     human: SimulatedHuman
     server: Any = None
     gantry: GrblGantry | None = None
+    sente_side: float | None = None
+    """Where sente sits in the camera's picture (degrees), as the installer knows it from the camera pose."""
 
     def close(self) -> None:
         """Close the serial link and stop the fake device."""
@@ -260,7 +270,7 @@ def sim_world(
 
     board = VirtualBoard(settings.geometry, sfen, seed=seed)
     camera = VirtualCamera(board, CameraSettings(style=style, seed=seed, size=size))
-    world = SimWorld(board, camera, SimulatedHuman(board, seed=seed))
+    world = SimWorld(board, camera, SimulatedHuman(board, seed=seed), sente_side=_sente_side(camera))
     if not gantry:
         return world
 
@@ -275,3 +285,12 @@ def sim_world(
         world.close()
         raise
     return world
+
+
+def _sente_side(camera: VirtualCamera) -> float:
+    """The direction sente sits at in the virtual camera's picture (from the rendered board's corners)."""
+    from vision.orientation import sente_direction
+
+    camera.read()
+    assert camera.last is not None
+    return float(sente_direction(camera.last.board_corners_px))

@@ -133,8 +133,9 @@ def engine_spec(config: Config, options: SessionOptions) -> EngineSpec:
     return spec
 
 
-EyesFactory = Callable[[Any], Any]
-"""Builds the loop's eyes on a frame source (default `controller.compose.camera_eyes`: real gate and reader)."""
+EyesFactory = Callable[..., Any]
+"""Builds the loop's eyes on a frame source (and the known sente side), by default
+`controller.compose.camera_eyes`: the real motion gate and reader."""
 
 
 def run_session(options: SessionOptions, say: Say = print, *, eyes: EyesFactory | None = None) -> SessionResult:
@@ -172,7 +173,9 @@ class _Session:
         reconciler = Reconciler(sfen=settings.start_sfen)
         effects = Effects(reconciler, files, say=self.say, board_every=self.options.board_every)
         world = self._world(settings, position)
-        eyes = self.make_eyes(world.camera if world is not None else self._real_camera())
+        eyes = (
+            self.make_eyes(world.camera, world.sente_side) if world is not None else self.make_eyes(self._real_camera())
+        )
         if settings.mode is Mode.PLAY:
             effects.opponent = self._opponent()
             effects.names = _names(settings, self.config.engine.engine)

@@ -18,7 +18,7 @@ class TruthEyes:
     """Observations of the virtual board's resting pieces with the synthetic reader's noise; unstable while a
     person's arm is over the board or a piece is in a hand or the gripper. Also renders nothing."""
 
-    def __init__(self, camera: Any, seed: int = 5) -> None:
+    def __init__(self, camera: Any, sente_side: float | None = None, seed: int = 5) -> None:
         self.board = camera.board
         self.reader = SyntheticReader(seed, NoiseModel())
         self.frames = self.reads = 0
