@@ -51,7 +51,17 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def held_out_styles() -> tuple[str, ...]:
-    """Piece styles the classifier never saw in training (vision.train's HELD_OUT)."""
+    """Piece styles the classifier never saw in training: the shipped model's metadata (`pieces.json`,
+    `held_out`), else the training script's HELD_OUT."""
+    import json
+
+    from vision.classifier import MODEL_PATH
+
+    meta = MODEL_PATH.with_suffix(".json")
+    if meta.is_file():
+        held = json.loads(meta.read_text(encoding="utf-8")).get("held_out")
+        if isinstance(held, list) and held and all(isinstance(style, str) for style in held):
+            return tuple(held)
     from vision.train.train_classifier import HELD_OUT
 
     return HELD_OUT
