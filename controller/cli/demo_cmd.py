@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         web_port=args.web_port,
     )
     print(
-        "shogi-robot demo: simulated human (fairy-stockfish) vs fairy-stockfish playing through the gantry", flush=True
+        "shogi-robot demo: a simulated human (fairy-stockfish) against fairy-stockfish through the gantry", flush=True
     )
     start = time.monotonic()
     result = run_session(options, say=_say)

@@ -63,8 +63,10 @@ class ShellReport:
     Attributes:
         state: the final state.
         steps: events stepped.
-        robot_moves: gantry moves confirmed by the camera.
-        robot_first_try: of those, confirmed with no failed transfer, mismatch or prompt on the way.
+        robot_moves: gantry moves confirmed by the camera (also when a board problem was reported on the way and
+            the camera then saw the move made).
+        robot_first_try: of those, confirmed on the first attempt with no failed transfer, board problem or prompt
+            on the way.
         transfer_failures: `TransferFailed` events.
         prompts: questions asked.
         mismatches: board problems reported (a `MismatchSeen` with new messages; repeats are not counted).
@@ -118,6 +120,7 @@ class GameShell:
         self._events: queue.Queue[Event] = queue.Queue()
         self.report = ShellReport(state)
         self._robot_clean = True
+        self._executed: str | None = None
         self._last_mismatch: tuple[str, ...] = ()
         self._last_progress = clock.now()
         self._last_tick = clock.now()
@@ -179,8 +182,10 @@ class GameShell:
             if isinstance(command, Prompt):
                 report.prompts.append(command.question)
                 self._robot_clean = False
-            elif isinstance(command, ExecuteMove) and command.attempt == 1:
-                self._robot_clean = True
+            elif isinstance(command, ExecuteMove):
+                self._executed = command.usi
+                if command.attempt == 1:
+                    self._robot_clean = True
         if isinstance(event, TransferFailed):
             report.transfer_failures += 1
             self._robot_clean = False
@@ -191,11 +196,13 @@ class GameShell:
             self._robot_clean = False
         elif isinstance(event, BoardMoveSeen | BoardConfirmed):
             self._last_mismatch = ()
-        robot = before.phase is Phase.ROBOT_MOVING and before.pending is not None
+        executed = before.pending is not None and before.pending == self._executed
         seen = isinstance(event, BoardMoveSeen) and event.moves[:1] == (before.pending,)
-        if robot and seen and self.state.pending is None:
+        if executed and seen and self.state.pending is None:
             report.robot_moves += 1
-            report.robot_first_try += int(self._robot_clean and not before.retried)
+            first = before.phase is Phase.ROBOT_MOVING and self._robot_clean and not before.retried
+            report.robot_first_try += int(first)
+            self._executed = None
 
     def _guard(self, now: float) -> None:
         limits, state = self._limits, self.state
