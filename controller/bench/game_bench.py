@@ -28,6 +28,7 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--plies", type=int, default=0, help="replay only the first P plies of each game (0: all)")
     parser.add_argument("--games", type=Path, default=DEFAULT_GAMES, help="USI game list, one game per line")
     parser.add_argument("--size", default="800x600", help="camera picture size WxH (default 800x600)")
+    parser.add_argument("--max-tilt", type=float, default=30.0, help="largest camera tilt in degrees (default 30)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every prompt and error")
     parser.set_defaults(func=run)
 
@@ -63,12 +64,16 @@ def run(args: argparse.Namespace) -> int:
             size=size,
             classifier=classifier,
             settings=ReplaySettings(max_plies=args.plies),
+            max_tilt_deg=args.max_tilt,
         )
         reports.append(report)
         _print_game(index, seed, style, report, args.verbose)
     print(f"# total ({time.perf_counter() - started:.0f} s wall)")
     for line in summarise(reports).lines():
         print(line)
+    setup = sum(r.error.startswith("setup check") for r in reports)
+    false = sum(r.false_moves > 0 for r in reports)
+    print(f"of the games with an error: {setup} never saw the starting position, {false} committed a false move")
     return 0
 
 

@@ -37,6 +37,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--frames-dir", type=Path, help="also save every camera frame here (JPEG)")
     parser.add_argument("--plies", type=int, default=0, help="replay only the first N plies (0: all)")
     parser.add_argument("--size", default="800x600", help="camera picture size WxH (default 800x600)")
+    parser.add_argument("--max-tilt", type=float, default=30.0, help="largest camera tilt in degrees (default 30)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print each prompt and error as it happens")
     parser.set_defaults(func=run)
 
@@ -88,6 +89,7 @@ def replay_one(
     classifier: PieceClassifier,
     settings: ReplaySettings | None = None,
     pose: CameraPose | None = None,
+    max_tilt_deg: float = 30.0,
     frames_dir: Path | None = None,
 ) -> GameReport:
     """Replay one game with fresh world, gate, reader and reconciler (the classifier is shared)."""
@@ -101,7 +103,8 @@ def replay_one(
     geometry = load_settings(None).geometry
     board = VirtualBoard(geometry, start_sfen, seed=seed)
     human = SimulatedHuman(board, seed=seed)
-    camera = VirtualCamera(board, CameraSettings(style=style, seed=seed, size=size, pose=pose))
+    look = CameraSettings(style=style, seed=seed, size=size, pose=pose, max_tilt_deg=max_tilt_deg)
+    camera = VirtualCamera(board, look)
     reader = BoardReader(classifier)
     on_frame = None
     if frames_dir is not None:
@@ -154,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
             size=parse_size(args.size),
             classifier=classifier,
             settings=ReplaySettings(max_plies=args.plies),
+            max_tilt_deg=args.max_tilt,
             frames_dir=args.frames_dir,
         )
     except SimError as exc:

@@ -25,10 +25,12 @@ from controller.reconcile import (
     Ambiguous,
     Mismatch,
     MoveCommitted,
+    NoChange,
     Observation,
     Reconciler,
     Result,
     Takeback,
+    Waiting,
 )
 from controller.reconcile.labels import N_LABELS
 from controller.rules.types import GameRecord, RecordedMove
@@ -64,7 +66,8 @@ class ReplaySettings:
         frame_s: camera frame interval (simulated seconds).
         settle_s: still time before the first move (the board check at the start).
         stuck_s: how long the person waits, once the record is two moves ahead of what was committed, or after
-            the last move, before the game is given up as an error.
+            the last move, before the game is given up as an error; also how long the setup check (the board
+            must be seen to show the starting position before the first move) may take after `settle_s`.
         max_plies: play at most this many of the record's moves (0: all).
     """
 
@@ -110,6 +113,8 @@ class _Run:
     stable_since: float | None = None
     last_commit: float = 0.0
     last_kind: type | None = None
+    setup_seen: bool = False
+    last_problem: str = "no stable frame"
     waiting_since: float | None = None
 
 
@@ -162,7 +167,9 @@ def _finished(run: _Run, reconciler: Reconciler) -> bool:
 def _maybe_start_move(
     run: _Run, rules: cshogi.Board, human: SimulatedHuman, timeline: Timeline, reconciler: Reconciler
 ) -> None:
-    if timeline.steps or len(run.played) >= len(run.moves) or run.next_start < 0 or run.t < run.next_start:
+    if not run.setup_seen or timeline.steps or len(run.played) >= len(run.moves):
+        return
+    if run.next_start < 0 or run.t < run.next_start:
         return
     if len(run.played) - len(reconciler.moves) >= 2:
         return  # a person would look up at a record two moves behind; _check_stuck gives up eventually
@@ -175,6 +182,10 @@ def _maybe_start_move(
 
 
 def _check_stuck(run: _Run, timeline: Timeline, reconciler: Reconciler, s: ReplaySettings) -> None:
+    if not run.setup_seen:
+        if run.t > s.settle_s + s.stuck_s:
+            run.report.error = f"setup check failed: the starting position was never seen ({run.last_problem})"
+        return
     behind = len(run.played) - len(reconciler.moves)
     done = len(run.played) == len(run.moves)
     if timeline.steps or (behind < 2 and not (done and behind > 0)):
@@ -205,6 +216,10 @@ def _take_result(run: _Run, result: Result, reconciler: Reconciler, end: float) 
     report = run.report
     new_episode = type(result) is not run.last_kind
     run.last_kind = type(result)
+    if isinstance(result, NoChange) and not run.played:
+        run.setup_seen = True
+    elif isinstance(result, Waiting | Mismatch):
+        run.last_problem = result.reason if isinstance(result, Waiting) else " ".join(result.messages)
     if isinstance(result, MoveCommitted):
         _record(run, result.moves, end)
         if run.stable_since is not None:

@@ -15,6 +15,8 @@ from controller.sim import VirtualBoard, VirtualCamera
 
 @dataclass(frozen=True)
 class _Square:
+    label: str
+    p: float
     reliable: bool
 
 
@@ -23,6 +25,7 @@ class _Read:
     probs: np.ndarray
     squares: tuple[_Square, ...]
     hands: dict[str, dict[str, int]]
+    hidden: frozenset[int]
     board_found: bool = True
 
 
@@ -43,4 +46,5 @@ class OracleReader:
             "b": {k: n for k, n in hands.items() if k.isupper()},
             "w": {k.upper(): n for k, n in hands.items() if k.islower()},
         }
-        return _Read(probs, tuple(_Square(i not in hidden) for i in range(81)), by_side)
+        squares = tuple(_Square(label, float(probs[i].max()), i not in hidden) for i, label in enumerate(labels))
+        return _Read(probs, squares, by_side, frozenset(hidden))

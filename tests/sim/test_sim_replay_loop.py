@@ -46,3 +46,21 @@ def test_two_quick_moves_are_committed_as_a_pair() -> None:
     report = _replay(HumanSettings(pair_rate=1.0), seed=2)
     assert report.record.usi_moves == MOVES
     assert len(report.latencies_ms) < len(MOVES)
+
+
+def test_setup_check_fails_when_the_start_position_is_not_seen() -> None:
+    """A board set up wrongly (a pawn missing) is never taken as the start: no move is played or recorded."""
+    board = VirtualBoard(GEOMETRY, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b - 1", seed=3)
+    camera = VirtualCamera(board, CameraSettings(size=(320, 240), seed=3))
+    report = replay_game(
+        MOVES,
+        start_sfen=STARTPOS_SFEN,
+        human=SimulatedHuman(board, seed=3),
+        camera=camera,
+        gate=MotionGate(),
+        reader=OracleReader(board, camera),
+        reconciler=Reconciler(),
+        settings=ReplaySettings(stuck_s=1.0),
+    )
+    assert report.error.startswith("setup check failed")
+    assert report.record.moves == [] and report.correct == 0
