@@ -3,7 +3,8 @@
 The first N games of `../shared/data/games/lishogi-500.usi` (default 3; `--n 500`: all) are played by the
 simulated person in front of the virtual camera, as `shogi-robot replay` does: every game with its own seed
 (board look, lamp, camera pose, the person's timing and sloppiness) and a piece style the classifier never saw
-in training (vision.train's held-out styles, in turn). Prints per game, then in total: moves recorded correctly
+in training (the model's held-out styles, in turn). The reader is told which side of the picture sente sits at,
+as an installed robot's camera mount would say (`--auto-orient`: it decides from the pieces). Prints per game, then in total: moves recorded correctly
 (target 100 %), false moves committed (target 0), prompts per 100 moves (target < 1), median and p95 time from
 the first stable frame to the committed move (target <= 300 ms), games with any error.
 """
@@ -29,6 +30,9 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--games", type=Path, default=DEFAULT_GAMES, help="USI game list, one game per line")
     parser.add_argument("--size", default="800x600", help="camera picture size WxH (default 800x600)")
     parser.add_argument("--max-tilt", type=float, default=30.0, help="largest camera tilt in degrees (default 30)")
+    parser.add_argument(
+        "--auto-orient", action="store_true", help="the reader finds sente's side from the pieces (no mount setting)"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="print every prompt and error")
     parser.set_defaults(func=run)
 
@@ -65,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
             classifier=classifier,
             settings=ReplaySettings(max_plies=args.plies),
             max_tilt_deg=args.max_tilt,
+            auto_orient=args.auto_orient,
         )
         reports.append(report)
         _print_game(index, seed, style, report, args.verbose)

@@ -38,6 +38,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--plies", type=int, default=0, help="replay only the first N plies (0: all)")
     parser.add_argument("--size", default="800x600", help="camera picture size WxH (default 800x600)")
     parser.add_argument("--max-tilt", type=float, default=30.0, help="largest camera tilt in degrees (default 30)")
+    parser.add_argument(
+        "--auto-orient", action="store_true", help="the reader finds sente's side from the pieces (no mount setting)"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="print each prompt and error as it happens")
     parser.set_defaults(func=run)
 
@@ -90,22 +93,31 @@ def replay_one(
     settings: ReplaySettings | None = None,
     pose: CameraPose | None = None,
     max_tilt_deg: float = 30.0,
+    auto_orient: bool = False,
     frames_dir: Path | None = None,
 ) -> GameReport:
-    """Replay one game with fresh world, gate, reader and reconciler (the classifier is shared)."""
+    """Replay one game with fresh world, gate, reader and reconciler (the classifier is shared).
+
+    Like an installed robot, whose camera mount says once which side of the picture sente sits at, the reader
+    is told that direction (from the camera's pose, before the game); with `auto_orient` it decides from the
+    pieces instead, as for a camera nobody set up."""
     from controller.reconcile import Reconciler
     from controller.sim import CameraSettings, SimulatedHuman, VirtualBoard, VirtualCamera
     from controller.sim.replay import replay_game, save_frame
     from hardware.settings import load_settings
     from vision.motion import MotionGate
-    from vision.reader import BoardReader
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
 
     geometry = load_settings(None).geometry
     board = VirtualBoard(geometry, start_sfen, seed=seed)
     human = SimulatedHuman(board, seed=seed)
     look = CameraSettings(style=style, seed=seed, size=size, pose=pose, max_tilt_deg=max_tilt_deg)
     camera = VirtualCamera(board, look)
-    reader = BoardReader(classifier)
+    camera.read()
+    assert camera.last is not None
+    side = None if auto_orient else sente_direction(camera.last.board_corners_px)
+    reader = BoardReader(classifier, ReaderSettings(sente_side=side))
     on_frame = None
     if frames_dir is not None:
         directory = frames_dir
@@ -158,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
             classifier=classifier,
             settings=ReplaySettings(max_plies=args.plies),
             max_tilt_deg=args.max_tilt,
+            auto_orient=args.auto_orient,
             frames_dir=args.frames_dir,
         )
     except SimError as exc:
