@@ -91,14 +91,14 @@ class SimScene:
     robot_busy: Callable[[], bool] = lambda: False
     timeline: Timeline = field(default_factory=Timeline)
     played: list[str] = field(default_factory=list)
-    _planned_for: int = -1
+    _planned_for: tuple[int, Phase] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def act(self, state: GameState, now: float) -> None:
         """Advance the hand; start the next move when it is the human's turn and the board is ready."""
         with self._lock:
             self.timeline.advance(self.board, now)
-            if self.timeline.steps or self.robot_busy() or self._planned_for == len(state.moves):
+            if self.timeline.steps or self.robot_busy() or self._planned_for == (len(state.moves), state.phase):
                 return
             if state.phase is Phase.WAIT_HUMAN and state.side_to_move in self.human_sides:
                 self._own_move(state, now)
@@ -116,7 +116,7 @@ class SimScene:
             return
         usi = self.source.choose(state.settings.start_sfen, state.usi_moves)
         if usi is None:
-            self._planned_for = len(state.moves)
+            self._planned_for = (len(state.moves), state.phase)
             self.post(Abort(f"the simulated human has no move to play after {len(state.moves)} moves"))
             return
         self._start(sfen, usi, state, now)
@@ -127,7 +127,7 @@ class SimScene:
         mover = Side.BLACK if board_from_sfen(sfen).turn == 0 else Side.WHITE
         self.timeline.extend(self.human.plan_move(usi, mover, now + self.human.pause()))
         self.played.append(usi)
-        self._planned_for = len(state.moves)
+        self._planned_for = (len(state.moves), state.phase)
 
     def _board_shows(self, sfen: str) -> bool:
         """True when the board's resting pieces are the position's (nothing in a hand or the gripper)."""

@@ -124,3 +124,14 @@ def test_web_page_follows_the_game(tmp_path: Path) -> None:
     assert isinstance(state, dict) and state["mode"] == "play"
     assert [m["usi"] for m in state["moves"]] == list(result.report.state.usi_moves[: len(state["moves"])])
     assert "V3.0" in str(seen["csa"]) and "N+human" in str(seen["csa"])
+
+
+def test_assist_mode_the_simulated_human_plays_the_engines_moves(tmp_path: Path) -> None:
+    """Without a gantry, the engine's moves are announced and the simulated human makes them; the camera checks."""
+    options = SessionOptions(
+        Mode.PLAY, sim=True, gantry=False, out=tmp_path, name="a", max_plies=6, board_every=0, stall_s=60
+    )
+    result = run_session(options, say=lambda _t: None, eyes=TruthEyes)
+    state = result.report.state
+    assert len(state.moves) == 6 and result.robot_runs == 0
+    assert result.human_moves == list(state.usi_moves)
