@@ -44,6 +44,7 @@ def add_world(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-plies", type=int, help="stop the game after this many moves")
     parser.add_argument("--board-every", type=int, default=10, help="print the board every N moves (0: at the end)")
     parser.add_argument("--stall-s", type=float, default=300.0, help="abort when no move is made for this long")
+    parser.add_argument("--speak", choices=("en", "ja"), help="speak announcements and moves (espeak-ng)")
 
 
 def add_clock(parser: argparse.ArgumentParser) -> None:
@@ -100,6 +101,7 @@ def session_options(args: argparse.Namespace, mode: Mode, **extra: Any) -> Sessi
         seed=args.seed,
         board_every=args.board_every,
         stall_s=args.stall_s,
+        speak=args.speak,
         **extra,
     )
 

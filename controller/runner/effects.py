@@ -93,7 +93,8 @@ class Effects:
         say: where progress lines go (the console).
         opponent: the engine (play mode), None in record mode.
         robot: the gantry (play mode with a gantry), None otherwise.
-        speaker: spoken announcements, when on.
+        speaker: spoken announcements and moves, when on (`BackgroundSpeaker`, so the loop never waits for it).
+        speech_language: `en` or `ja` for the spoken moves.
         hub: the web page's hub, when `--web` is on.
         on_prompt: told of each prompt (the simulated human answers through it).
         board_every: print the compact board every this many moves (0: only at the end).
@@ -110,6 +111,7 @@ class Effects:
     on_prompt: Callable[[Prompt, GameState], None] | None = None
     board_every: int = 10
     names: dict[str, str] = field(default_factory=dict)
+    speech_language: str = "en"
     outside: queue.Queue[Event] = field(default_factory=queue.Queue)
     announcements: list[str] = field(default_factory=list)
     _prompt_id: int = 0
@@ -195,6 +197,10 @@ class Effects:
 
     def _show_move(self, state: GameState, now: float) -> None:
         self.say(f"{display.move_line(state)}   {display.clock_line(state, now)}")
+        if self.speaker is not None:
+            from controller.speech import announce_move
+
+            self.speaker.say(announce_move(state.settings.start_sfen, list(state.usi_moves), self.speech_language))
         if self.board_every and len(state.moves) % self.board_every == 0:
             self.say(display.compact_board(display.final_position(state)))
 
@@ -222,6 +228,37 @@ class Effects:
                     events.append(event)
                 command = self.hub.take_command()
         return events
+
+
+class BackgroundSpeaker:
+    """Speaks in a worker thread, in order, so that the game loop never waits for the speech program."""
+
+    def __init__(self, speaker: Speaker) -> None:
+        import threading
+
+        self._speaker = speaker
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="speech", daemon=True)
+        self._thread.start()
+        self.failures: list[str] = []
+
+    def say(self, text: str) -> None:
+        """Queue `text`."""
+        self._queue.put(text)
+
+    def close(self) -> None:
+        """Finish what is queued, then stop."""
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+    def _run(self) -> None:
+        import subprocess
+
+        while (text := self._queue.get()) is not None:
+            try:
+                self._speaker.say(text)
+            except (OSError, subprocess.SubprocessError) as exc:
+                self.failures.append(f"{text!r}: {exc}")
 
 
 def _prefix(state: GameState, ply: int) -> GameState:

@@ -65,6 +65,8 @@ class SessionOptions:
         seed: the simulation's seed (None: the config's).
         port: the gantry's serial port (real hardware).
         board_every: print the compact board every this many moves.
+        stall_s: abort when no move is made for this long.
+        speak: speak announcements and moves with espeak-ng in this language (`en`, `ja`), None for silence.
     """
 
     mode: Mode
@@ -87,6 +89,7 @@ class SessionOptions:
     port: str | None = None
     board_every: int = 10
     stall_s: float = 300.0
+    speak: str | None = None
 
 
 @dataclass
@@ -183,6 +186,7 @@ class _Session:
             effects.robot = self._robot(world, effects)
         scene = self._scene(world, settings, effects) if world is not None else None
         self._buttons(effects)
+        self._speech(effects)
         eyes = self._web(effects, eyes)
         limits = Limits(max_plies=self.options.max_plies, stall_s=self.options.stall_s)
         shell = GameShell(
@@ -339,6 +343,19 @@ class _Session:
         effects.publish_idle("waiting for the starting position")
         self.say(f"  web page: {server.url}")
         return FramesToPage(eyes, hub, self.clock)
+
+    def _speech(self, effects: Effects) -> None:
+        if self.options.speak is None:
+            return
+        from controller.runner.effects import BackgroundSpeaker
+        from controller.speech import EspeakSpeaker, SpeechUnavailableError
+
+        try:
+            speaker = BackgroundSpeaker(EspeakSpeaker(self.options.speak))
+        except SpeechUnavailableError as exc:
+            raise SessionError(str(exc)) from exc
+        self.stack.callback(speaker.close)
+        effects.speaker, effects.speech_language = speaker, self.options.speak
 
     def _buttons(self, effects: Effects) -> None:
         """The GPIO panel's move-done and clock buttons, as events (real hardware; the fake backend in --sim)."""

@@ -96,3 +96,19 @@ def test_phase_is_game_over_after_run(tmp_path: Path) -> None:
     """The loop returns only when the game is over."""
     shell, _e, _p, _t, _r = build(record_settings(), tmp_path, script=GAME[:2], max_plies=2)
     assert shell.run().state.phase is Phase.GAME_OVER
+
+
+def test_moves_and_announcements_are_spoken_in_order(tmp_path: Path) -> None:
+    """With a speaker, every committed move and announcement is spoken, in order, from the speech thread."""
+    from controller.runner.effects import BackgroundSpeaker
+    from controller.speech import RecordingSpeaker
+
+    recording = RecordingSpeaker()
+    shell, effects, _p, _t, _r = build(record_settings(), tmp_path, script=GAME[:2], max_plies=2)
+    speaker = BackgroundSpeaker(recording)
+    effects.speaker = speaker
+    shell.run()
+    speaker.close()
+    spoken = [text for text in recording.said if text not in effects.announcements]
+    assert spoken == ["Black: pawn to 7f", "White: pawn to 3d"]
+    assert [t for t in recording.said if t in effects.announcements] == effects.announcements
