@@ -4,9 +4,10 @@ The first N games of `../shared/data/games/lishogi-500.usi` (default 3; `--n 500
 simulated person in front of the virtual camera, as `shogi-robot replay` does: every game with its own seed
 (board look, lamp, camera pose, the person's timing and sloppiness) and a piece style the classifier never saw
 in training (the model's held-out styles, in turn). The reader is told which side of the picture sente sits at,
-as an installed robot's camera mount would say (`--auto-orient`: it decides from the pieces). Prints per game, then in total: moves recorded correctly
-(target 100 %), false moves committed (target 0), prompts per 100 moves (target < 1), median and p95 time from
-the first stable frame to the committed move (target <= 300 ms), games with any error.
+as an installed robot's camera mount would say (`--auto-orient`: it decides from the pieces). Prints per game,
+then in total: moves recorded correctly (target 100 %), false moves committed (target 0), prompts per 100 moves
+(target < 1), median and p95 time from the first stable frame to the committed move (target <= 300 ms), games
+with any error.
 """
 
 from __future__ import annotations
