@@ -3,11 +3,14 @@ reader, into the reconciler's `Observation`.
 
 Owns: `CameraEyes` (frame source + motion gate + reader + `controller.vision_adapter`), the last frame (for the
 web page and the final picture) and counts of frames and reads. Frames while something moves are not read:
-they become an observation marked unstable, which empties the reconciler's evidence window.
+they become an observation marked unstable, which empties the reconciler's evidence window. The robot's own arm
+counts as something moving for as long as the gantry executes a move (`arm_busy`): a half-made move is never
+read, whatever the motion gate makes of a head that pauses over the board.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
@@ -51,6 +54,8 @@ class CameraEyes:
 
     def __init__(self, source: FrameSource, gate: Gate, reader: Reader) -> None:
         self._source, self._gate, self._reader = source, gate, reader
+        self.arm_busy: Callable[[], bool] = lambda: False
+        """True while the robot's own arm is moving over the board: frames are then not read."""
         self.last_frame: Any = None
         self.last_read: BoardReadLike | None = None
         self.frames = 0
@@ -63,7 +68,7 @@ class CameraEyes:
             return None
         self.frames += 1
         self.last_frame = frame
-        if not self._gate.update(frame):
+        if not self._gate.update(frame) or self.arm_busy():
             return unstable(now)
         read = self._reader.read(frame)
         self.reads += 1

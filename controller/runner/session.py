@@ -183,7 +183,9 @@ class _Session:
             effects.opponent = self._opponent()
             effects.names = _names(settings, self.config.engine.engine)
         if settings.gantry:
-            effects.robot = self._robot(world, effects)
+            effects.robot = robot = self._robot(world, effects)
+            if hasattr(eyes, "arm_busy"):
+                eyes.arm_busy = lambda: robot.busy
         scene = self._scene(world, settings, effects) if world is not None else None
         self._buttons(effects)
         self._speech(effects)
