@@ -61,3 +61,16 @@ def test_file_camera_reads_images_in_order(tmp_path: Path) -> None:
     assert [int(camera.read()[0, 0, 0]) for _ in range(3)] == [10, 200, 200]
     with pytest.raises(CameraError, match=r"nope\.png"):
         FileCamera([tmp_path / "nope.png"])
+
+
+def test_real_cameras_fail_with_a_clear_error() -> None:
+    """A V4L2 camera that is not there, and the Pi camera without picamera2, raise CameraError saying why."""
+    import importlib.util
+
+    from hardware.camera import OpenCvCamera, Picamera2Camera
+
+    with pytest.raises(CameraError, match="cannot open camera 63"):
+        OpenCvCamera(63)
+    if importlib.util.find_spec("picamera2") is None:
+        with pytest.raises(CameraError, match="picamera2 is not installed"):
+            Picamera2Camera()
