@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from controller.game.commands import Command, ExecuteMove, Prompt
+from controller.game.commands import Command, ExecuteMove, Prompt, SaveJournal, StartJournal
 from controller.game.events import Abort, BoardConfirmed, BoardMoveSeen, Event, MismatchSeen, Tick, TransferFailed
 from controller.game.machine import step
 from controller.game.state import GameState, Phase
@@ -159,7 +159,8 @@ class GameShell:
         self._guard(now)
 
     def send(self, event: Event) -> None:
-        """Step the machine with `event` and carry out its commands."""
+        """Step the machine with `event` and carry out its commands; what changed is shown once it is journaled
+        (after the step's last journal entry, before the commands that act on it)."""
         if self.state.phase is Phase.GAME_OVER:
             return
         now = self._clock.now()
@@ -167,8 +168,14 @@ class GameShell:
         self.state, commands = step(before, event, now)
         self.report.steps += 1
         self._count(before, event, commands)
-        self._effects.progress(before, self.state, now)
-        self._carry_out(commands)
+        saves = [i for i, command in enumerate(commands) if isinstance(command, SaveJournal | StartJournal)]
+        shown_after = saves[-1] if saves else -1
+        if shown_after < 0:
+            self._effects.progress(before, self.state, now)
+        for index, command in enumerate(commands):
+            self._effects.carry_out(command, self.state, self._clock.now())
+            if index == shown_after:
+                self._effects.progress(before, self.state, now)
         if len(self.state.moves) != len(before.moves):
             self._last_progress = now
 
