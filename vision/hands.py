@@ -48,11 +48,11 @@ class StandLayout:
     regions: dict[str, tuple[tuple[float, float], ...]] = field(
         default_factory=lambda: {"b": _default_region("b"), "w": _default_region("w")}
     )
-    stride: float = 0.5
+    stride: float = 0.35
     """Window step in squares."""
     min_piece: float = 0.6
     """Probability of "a piece" a window needs to count."""
-    min_edges: float = 0.03
+    min_edges: float = 0.09
     """Edge-pixel fraction below which a window is bare wood and is not classified."""
 
 
@@ -108,7 +108,9 @@ def count_stand(
     """Pieces by kind on one rectified stand (None when too much of it is unreadable)."""
     step = max(1, round(layout.stride * CELL))
     h, w = stand.shape[:2]
-    origins = [(x, y) for y in range(0, h - CROP + 1, step) for x in range(0, w - CROP + 1, step)]
+    xs = sorted({*range(0, w - CROP + 1, step), w - CROP})
+    ys = sorted({*range(0, h - CROP + 1, step), h - CROP})
+    origins = [(x, y) for y in ys for x in xs if x >= 0 and y >= 0]
     if not origins:
         return None
     integral = _edges(stand)
@@ -120,9 +122,9 @@ def count_stand(
         crops = np.ascontiguousarray(crops[:, ::-1, ::-1])
     prediction: Prediction = classifier.predict(crops)
     probs = calibration.adjust(prediction) if calibration else prediction.probs
-    if float((prediction.unreadable > 0.5).mean()) > 0.3:
+    if float(prediction.unreadable.mean()) > 0.5:  # a hand or sleeve over the stand
         return None
-    return _count(probs, origins, step)
+    return _count(probs, prediction.unreadable, origins, step, layout.min_piece)
 
 
 def _edges(stand: Image) -> NDArray[np.float64]:
@@ -141,17 +143,23 @@ def _edge_density(integral: NDArray[np.float64], origin: tuple[int, int]) -> flo
     return float(total) / ((c - a) * (d - b))
 
 
-def _count(probs: NDArray[np.float64], origins: list[tuple[int, int]], step: int) -> dict[str, int]:
+def _count(
+    probs: NDArray[np.float64],
+    unreadable: NDArray[np.float64],
+    origins: list[tuple[int, int]],
+    step: int,
+    min_piece: float,
+) -> dict[str, int]:
     """Greedy non-maximum suppression over windows that see a piece; count the kinds kept."""
     empty = SQUARE_LABELS.index(EMPTY)
-    piece_p = 1.0 - probs[:, empty]
+    piece_p = (1.0 - probs[:, empty]) * (1.0 - unreadable)
     order = np.argsort(-piece_p)
     kept: list[int] = []
     pts = np.array(origins, dtype=np.float64)
     for i in order:
-        if piece_p[i] < 0.6:
+        if piece_p[i] < min_piece:
             break
-        if all(np.abs(pts[i] - pts[j]).max() > 1.5 * step for j in kept):
+        if all(np.abs(pts[i] - pts[j]).max() > 0.85 * CELL for j in kept):
             kept.append(int(i))
     counts = {kind: 0 for kind in HAND_KINDS}
     kinds = [label.upper() for label in SQUARE_LABELS[:empty]]
