@@ -37,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     """Play the demonstration game and save its record and final frame."""
     from controller.cli.game_args import summary
     from controller.game.settings import Mode
-    from controller.runner.session import SessionOptions, run_session
+    from controller.runner.options import SessionOptions
+    from controller.runner.session import run_session
 
     name = f"demo-{time.strftime('%Y%m%d-%H%M%S')}"
     options = SessionOptions(

@@ -16,7 +16,7 @@ from controller.cli.errors import CommandError
 if TYPE_CHECKING:
     from controller.game.clock import ClockConfig
     from controller.game.settings import Mode
-    from controller.runner.session import SessionOptions, SessionResult
+    from controller.runner.options import SessionOptions, SessionResult
 
 
 def add_world(parser: argparse.ArgumentParser) -> None:
@@ -81,7 +81,7 @@ def parse_side(text: str) -> Any:
 
 def session_options(args: argparse.Namespace, mode: Mode, **extra: Any) -> SessionOptions:
     """The options of one session from the parsed arguments."""
-    from controller.runner.session import SessionOptions
+    from controller.runner.options import SessionOptions
 
     if args.config is None and not args.sim:
         raise CommandError("give --config FILE for the real board, or --sim for the simulated one")

@@ -17,7 +17,8 @@ from runner_sim import TruthEyes
 
 from controller.game.journal import resume
 from controller.game.settings import Mode
-from controller.runner.session import SessionOptions, run_session
+from controller.runner.options import SessionOptions
+from controller.runner.session import run_session
 
 pytestmark = pytest.mark.slow
 

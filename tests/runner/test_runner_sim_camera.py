@@ -15,7 +15,8 @@ from controller.game.journal import resume
 from controller.game.settings import Mode
 from controller.rules.types import Color
 from controller.runner.display import move_kinds
-from controller.runner.session import SessionOptions, run_session
+from controller.runner.options import SessionOptions
+from controller.runner.session import run_session
 
 pytestmark = pytest.mark.slow
 
