@@ -115,6 +115,7 @@ class Effects:
     outside: queue.Queue[Event] = field(default_factory=queue.Queue)
     announcements: list[str] = field(default_factory=list)
     _prompt_id: int = 0
+    _options: tuple[str, ...] = ()
 
     def carry_out(self, command: Command, state: GameState, now: float) -> None:
         """Do what `command` asks (journal entries are durable when this returns)."""
@@ -148,7 +149,9 @@ class Effects:
 
     def _prompt(self, command: Prompt, state: GameState, now: float) -> None:
         self._prompt_id += 1
-        self.say(f"  ? {command.question} [{' / '.join(command.options)}]")
+        self._options = command.options
+        numbered = " / ".join(f"{i}: {option}" for i, option in enumerate(command.options, start=1))
+        self.say(f"  ? {command.question} [{numbered}]")
         if self.on_prompt is not None:
             self.on_prompt(command, state)
 
@@ -193,7 +196,7 @@ class Effects:
         elif len(after.moves) < len(before.moves):
             self.say(f"  takeback: back to move {len(after.moves)}")
         if self.hub is not None and (after is not before):
-            self._prompt_view(after, now)
+            self._publish(after, now)
 
     def _show_move(self, state: GameState, now: float) -> None:
         self.say(f"{display.move_line(state)}   {display.clock_line(state, now)}")
@@ -204,7 +207,7 @@ class Effects:
         if self.board_every and len(state.moves) % self.board_every == 0:
             self.say(display.compact_board(display.final_position(state)))
 
-    def _prompt_view(self, state: GameState, now: float) -> None:
+    def _publish(self, state: GameState, now: float) -> None:
         assert self.hub is not None
         self.hub.publish(display.game_view(state, now, prompt_id=self._prompt_id, names=self.names))
 
@@ -212,6 +215,16 @@ class Effects:
         """Show a status on the page before the game starts."""
         if self.hub is not None:
             self.hub.publish(GameView(status=text))
+
+    def answer_typed(self, text: str) -> None:
+        """An answer typed on the console: an option's number or its text (queued for the game loop)."""
+        from controller.game.events import PromptAnswered
+
+        text = text.strip()
+        if text.isdigit() and 1 <= int(text) <= len(self._options):
+            text = self._options[int(text) - 1]
+        if text:
+            self.outside.put(PromptAnswered(text))
 
     def commands_from_outside(self, state: GameState) -> Sequence[Event]:
         """Events from buttons (queued by their callbacks) and from pages."""

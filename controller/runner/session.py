@@ -95,6 +95,8 @@ class _Session:
             if hasattr(eyes, "arm_busy"):
                 eyes.arm_busy = lambda: robot.busy
         scene = self._scene(world, settings, effects) if world is not None else None
+        if world is None:
+            _console_answers(effects)
         self._buttons(effects)
         self._speech(effects)
         eyes = self._web(effects, eyes)
@@ -296,6 +298,21 @@ class _Session:
         if world is not None:
             result.lost_pieces = [f"{p.label} ({p.why})" for p in world.board.lost]
         return result
+
+
+def _console_answers(effects: Effects) -> None:
+    """Prompts on the real board can be answered by typing the option's number (besides the web page)."""
+    import sys
+    import threading
+
+    if not sys.stdin.isatty():
+        return
+
+    def read() -> None:
+        for line in sys.stdin:
+            effects.answer_typed(line)
+
+    threading.Thread(target=read, name="console-answers", daemon=True).start()
 
 
 class _NoGantry:

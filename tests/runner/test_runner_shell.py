@@ -112,3 +112,14 @@ def test_moves_and_announcements_are_spoken_in_order(tmp_path: Path) -> None:
     spoken = [text for text in recording.said if text not in effects.announcements]
     assert spoken == ["Black: pawn to 7f", "White: pawn to 3d"]
     assert [t for t in recording.said if t in effects.announcements] == effects.announcements
+
+
+def test_a_typed_number_answers_the_open_prompt(tmp_path: Path) -> None:
+    """On the console, `2` answers a prompt with its second option."""
+    from controller.game.commands import Prompt
+    from controller.game.events import PromptAnswered
+
+    shell, effects, _p, _t, _r = build(record_settings(), tmp_path, script=[])
+    effects.carry_out(Prompt("Which move?", ("7g7f", "7g7f+")), shell.state, 0.0)
+    effects.answer_typed("2\n")
+    assert list(effects.commands_from_outside(shell.state)) == [PromptAnswered("7g7f+")]
