@@ -101,6 +101,9 @@ class EngineOpponent:
             except EngineError as exc:
                 self._deliver(generation, None, f"the engine failed: {exc}")
                 return
+            except Exception as exc:  # a worker thread reports every failure to the game loop
+                self._deliver(generation, None, f"the engine search failed: {type(exc).__name__}: {exc}")
+                return
             self._deliver(generation, text, None)
 
         self._thread = threading.Thread(target=search, name="engine-search", daemon=True)
