@@ -123,3 +123,17 @@ def test_a_typed_number_answers_the_open_prompt(tmp_path: Path) -> None:
     effects.carry_out(Prompt("Which move?", ("7g7f", "7g7f+")), shell.state, 0.0)
     effects.answer_typed("2\n")
     assert list(effects.commands_from_outside(shell.state)) == [PromptAnswered("7g7f+")]
+
+
+def test_an_engine_that_cannot_answer_aborts_the_game_with_the_reason(tmp_path: Path) -> None:
+    """When the engine fails beyond what its supervisor can restart, the game ends (aborted) saying why."""
+    from controller.engines.errors import EngineDied
+
+    class DeadEngine(ScriptedEngine):
+        def play(self, position: object, limits: object = None) -> object:  # type: ignore[override]
+            raise EngineDied("fairy-stockfish exited with -9 (restarted twice)")
+
+    shell, _e, _p, _t, _r = build(play_settings(), tmp_path, script=[GAME[0]], engine=DeadEngine([]))
+    report = shell.run()
+    assert report.state.result is not None and report.state.result.termination is Termination.ABORT
+    assert "exited with -9" in report.state.result.detail
