@@ -15,6 +15,7 @@ BENCH_MODULES: tuple[str, ...] = (
     "controller.bench.render_bench",
     "controller.bench.reconcile_bench",
     "controller.bench.game_bench",
+    "controller.bench.vision_bench",
 )
 
 
