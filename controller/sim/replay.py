@@ -92,6 +92,8 @@ class GameReport:
     frames: int = 0
     reads: int = 0
     renders: int = 0
+    arm_reads: int = 0
+    """Frames the motion gate called stable while an arm was over the board (the world's truth, for reporting)."""
     sim_seconds: float = 0.0
     events: list[str] = field(default_factory=list)
 
@@ -149,6 +151,8 @@ def replay_game(
         begin = wall()
         result = _handle_frame(run, frame, gate, reader, reconciler)
         end = run.t + (wall() - begin)
+        if run.stable_since is not None and board.arm is not None:
+            run.report.arm_reads += 1
         _take_result(run, result, reconciler, end)
         if on_frame is not None:
             on_frame(run.report.frames, frame, result)

@@ -39,6 +39,7 @@ def test_loop_records_every_move_with_times() -> None:
     summary = summarise([report])
     assert (summary.correct, summary.false_moves, summary.prompts) == (len(MOVES), 0, 0)
     assert len(report.latencies_ms) == len(MOVES)
+    assert report.arm_reads == 0  # the moving hand never looked still to the motion gate
 
 
 def test_two_quick_moves_are_committed_as_a_pair() -> None:
