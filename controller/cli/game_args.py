@@ -129,6 +129,9 @@ def summary(result: SessionResult, wall_s: float) -> list[str]:
         )
     lines.append(f"prompts: {len(report.prompts)}; board mismatches reported: {report.mismatches}")
     lines += [f"  prompt: {q}" for q in report.prompts]
+    if result.board_matches is not None:
+        verdict = "yes" if result.board_matches else "NO"
+        lines.append(f"the virtual board's squares at the end match the recorded game: {verdict}")
     if result.lost_pieces:
         lines.append(f"pieces lost by the gantry: {', '.join(result.lost_pieces)}")
     journal = result.files.base.with_name(result.files.base.name + ".journal")

@@ -83,6 +83,8 @@ class SessionResult:
     transfers: int = 0
     human_moves: list[str] = field(default_factory=list)
     lost_pieces: list[str] = field(default_factory=list)
+    board_matches: bool | None = None
+    """Simulation only: the virtual board's resting pieces at the end are the recorded game's final position."""
     final_frame: Any = None
     frames: int = 0
     reads: int = 0

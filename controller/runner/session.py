@@ -297,6 +297,7 @@ class _Session:
             result.human_moves = list(scene.played)
         if world is not None:
             result.lost_pieces = [f"{p.label} ({p.why})" for p in world.board.lost]
+            result.board_matches = _board_matches(world.board, report.state)
         return result
 
 
@@ -355,6 +356,14 @@ class FramesToPage:
                 self._hub.set_frame(jpeg.tobytes())
                 self._sent = now
         return observation
+
+
+def _board_matches(board: Any, state: GameState) -> bool:
+    """True when the virtual board's squares show the game's final position (the truth check of a simulation)."""
+    from controller.reconcile.labels import SQUARE_LABELS, board_labels
+
+    labels, _hands = board.ground_truth()
+    return tuple(SQUARE_LABELS[i] for i in board_labels(state.board())) == tuple(labels)
 
 
 def _names(settings: GameSettings, engine: str) -> dict[str, str]:

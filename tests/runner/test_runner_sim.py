@@ -35,7 +35,7 @@ def test_simulated_game_every_robot_move_confirmed(tmp_path: Path) -> None:
     assert len(state.moves) == 8
     assert result.report.robot_moves == 4 and result.report.robot_first_try == 4, result.report
     assert list(state.usi_moves[0::2]) == result.human_moves
-    assert result.lost_pieces == [] and result.report.prompts == []
+    assert result.lost_pieces == [] and result.report.prompts == [] and result.board_matches
     assert [m.usi for m in resume(tmp_path / "g.journal").record.moves] == list(state.usi_moves)
 
 

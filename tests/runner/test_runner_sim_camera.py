@@ -46,7 +46,7 @@ def test_short_game_with_the_real_reader(tmp_path: Path) -> None:
     kinds = move_kinds(START, state.usi_moves, Color.WHITE)
     assert kinds["captures"] >= 1, state.usi_moves
     assert list(state.usi_moves[1::2]) == result.human_moves
-    assert result.lost_pieces == []
+    assert result.lost_pieces == [] and result.board_matches
     assert [m.usi for m in resume(tmp_path / "g.journal").record.moves] == list(state.usi_moves)
     csa = (tmp_path / "g.csa").read_text(encoding="utf-8").splitlines()
     assert len([line for line in csa if line[:1] in "+-" and line[1:2].isdigit()]) == 6
