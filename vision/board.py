@@ -30,7 +30,7 @@ _WORK_SIDE = 640  # frames are searched at most this large
 _RECT = 360  # side of the rectified search image
 _PAD = 24  # margin around a candidate quadrilateral in the rectified image
 MIN_SUPPORT = 0.7  # mean fraction of grid-line samples that must look like a line
-MIN_LINE = 0.35  # ... and on every line but one
+MIN_LINE = 0.3  # ... and on every single line
 _OFF = 0.08  # where "beside the line" is, in squares
 _GOOD_ENOUGH = 0.9  # stop trying candidates once a grid is supported this well
 
@@ -82,9 +82,15 @@ def find_board(image: Image) -> BoardGeometry | None:
         found = _fit_grid(small, quad)
         if found is None:
             continue
-        refined = _fit_grid(small, found)
-        corners = found if refined is None else refined
-        fractions = line_fractions(small, corners)
+        corners, fractions = _best_shift(small, found)
+        for _ in range(3):  # a quad cut by the frame edge rectifies badly: re-fit from the grid found so far
+            refined = _fit_grid(small, corners)
+            if refined is None:
+                break
+            moved, moved_fractions = _best_shift(small, refined)
+            if moved_fractions.mean() <= fractions.mean() + 0.005:
+                break
+            corners, fractions = moved, moved_fractions
         if supported(fractions) and (best is None or fractions.mean() > best.support):
             best = BoardGeometry(corners, float(fractions.mean()))
             if best.support >= _GOOD_ENOUGH:
@@ -92,6 +98,23 @@ def find_board(image: Image) -> BoardGeometry | None:
     if best is None:
         return None
     return BoardGeometry(best.corners / scale, best.support)
+
+
+def _best_shift(gray: Image, corners: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The grid, or the grid moved by one line along either axis, whichever has the best line support (the
+    equal-spacing search can take the board's rim for the outer line and miss the real one)."""
+    homography = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
+    best = (corners, line_fractions(gray, corners))
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if dx == dy == 0:
+                continue
+            moved = (GRID_CORNERS + np.array([dx, dy], dtype=np.float64)).reshape(-1, 1, 2)
+            candidate = cv2.perspectiveTransform(moved, homography).reshape(4, 2).astype(np.float64)
+            fractions = line_fractions(gray, candidate)
+            if fractions.min() > best[1].min() and fractions.mean() > best[1].mean():
+                best = (candidate, fractions)
+    return best
 
 
 def check_board(image: Image, geometry: BoardGeometry) -> float:
@@ -125,20 +148,22 @@ def line_fractions(gray: Image, corners: FloatArray, samples: int = 40) -> Float
     yi = np.clip(np.round(img_pts[:, 1]).astype(int), 0, h - 1)
     inside = (img_pts[:, 0] >= 0) & (img_pts[:, 0] < w) & (img_pts[:, 1] >= 0) & (img_pts[:, 1] < h)
     n = len(img_pts) // 3
-    x0, x1 = max(0, int(xi[:n].min()) - 1), min(w, int(xi[:n].max()) + 2)
-    y0, y1 = max(0, int(yi[:n].min()) - 1), min(h, int(yi[:n].max()) + 2)
+    x0, x1 = max(0, int(xi.min()) - 1), min(w, int(xi.max()) + 2)
+    y0, y1 = max(0, int(yi.min()) - 1), min(h, int(yi.max()) + 2)
     eroded = cv2.erode(gray[y0:y1, x0:x1], np.ones((3, 3), np.uint8))
-    v_on = eroded[yi[:n] - y0, xi[:n] - x0].astype(np.int16)
-    v_a = gray[yi[n : 2 * n], xi[n : 2 * n]].astype(np.int16)
-    v_b = gray[yi[2 * n :], xi[2 * n :]].astype(np.int16)
+    yc, xc = np.clip(yi - y0, 0, eroded.shape[0] - 1), np.clip(xi - x0, 0, eroded.shape[1] - 1)
+    v_on = eroded[yc[:n], xc[:n]].astype(np.int16)  # the darkest pixel near the line ...
+    v_a = gray[yi[n : 2 * n], xi[n : 2 * n]].astype(np.int16)  # ... against the points on either side,
+    v_b = gray[yi[2 * n :], xi[2 * n :]].astype(np.int16)  # which must agree (noise does not)
     ok = inside[:n] & inside[n : 2 * n] & inside[2 * n :]
-    line_like = (v_on + 3 < v_a) & (v_on + 3 < v_b) & ok
+    dip = np.minimum(v_a, v_b) - v_on
+    line_like = (dip > 3) & (np.abs(v_a - v_b) < dip) & ok
     return np.asarray(line_like.reshape(20, samples).mean(axis=1), dtype=np.float64)
 
 
 def supported(fractions: FloatArray) -> bool:
     """True when the grid lines are seen well enough to call it a board (every line, not just most)."""
-    return float(fractions.mean()) >= MIN_SUPPORT and float(np.sort(fractions)[1]) >= MIN_LINE
+    return float(fractions.mean()) >= MIN_SUPPORT and float(fractions.min()) >= MIN_LINE
 
 
 def _candidate_quads(gray: Image) -> list[FloatArray]:

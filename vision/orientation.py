@@ -1,9 +1,11 @@
-"""Which of the grid's four rotations is sente's: from a setting, or from the pieces themselves.
+"""Which of the grid's four rotations is sente's: the axis from the pieces, the direction from a setting.
 
-A found grid (`vision.board`) has its corners in image order; `quarter_turns` picks which corner is 9a.
-From the pieces: if most pieces look sideways to the classifier, the grid's axes are swapped (one quarter turn);
-then each side's pieces stand mostly on its own half of the board (owner votes weighted by rank), which decides
-between the two remaining rotations. A setting (`sente_side` = the image side sente sits at) overrides both.
+A found grid (`vision.board`) has its corners in image order; `quarter_turns` picks which corner is 9a. If most
+pieces look sideways to the classifier, the grid's axes are swapped (one quarter turn). The remaining 180° choice
+cannot come from one picture: turning the board by 180° turns every piece and so swaps every owner, which is
+just as consistent a position (even the start position maps onto itself). It comes from a setting
+(`sente_side`: the image side or direction sente sits at) or, by default, the side nearer the picture's bottom;
+the controller can also settle it from the game's history.
 """
 
 from __future__ import annotations
@@ -12,15 +14,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardGeometry
-from vision.labels import PIECE_LABELS
 
 SIDES: dict[str, float] = {"bottom": 90.0, "right": 0.0, "top": -90.0, "left": 180.0}
 """Image directions (degrees, atan2 of image dy, dx: 0 = right, 90 = down) of the sides sente may sit at."""
-_SENTE = np.array([label.lstrip("+").isupper() for label in PIECE_LABELS])
 
 
-def turns_for_side(geometry: BoardGeometry, side: str | float) -> int:
-    """Quarter turns that put sente's edge (ranks i) towards an image side (`bottom`, ...) or direction (deg)."""
+def turns_for_side(geometry: BoardGeometry, side: str | float, allowed: tuple[int, ...] = (0, 1, 2, 3)) -> int:
+    """Quarter turns (among `allowed`) that put sente's edge (ranks i) nearest an image side (`bottom`, ...) or
+    direction (degrees)."""
     if isinstance(side, str):
         if side not in SIDES:
             raise ValueError(f"unknown sente side {side!r} (expected one of {', '.join(SIDES)})")
@@ -29,11 +30,11 @@ def turns_for_side(geometry: BoardGeometry, side: str | float) -> int:
     direction = np.array([np.cos(angle), np.sin(angle)])
     centre = geometry.corners.mean(axis=0)
     scores = []
-    for k in range(4):
+    for k in allowed:
         corners = geometry.rotated(k).corners
         edge_mid = (corners[2] + corners[3]) / 2 - centre
         scores.append(float(edge_mid @ direction) / (float(np.linalg.norm(edge_mid)) + 1e-9))
-    return int(np.argmax(scores))
+    return allowed[int(np.argmax(scores))]
 
 
 def sente_direction(corners: NDArray[np.float64]) -> float:
@@ -49,11 +50,3 @@ def axes_swapped(probs: NDArray[np.float64], sideways: NDArray[np.float64]) -> b
     if weight < 1.0:
         return False
     return float((sideways * occupied).sum()) / weight > 0.5
-
-
-def owner_vote(probs: NDArray[np.float64]) -> float:
-    """Positive when sente's pieces stand nearer ranks i and gote's nearer ranks a (as sente's view should be)."""
-    rows = np.repeat(np.arange(9, dtype=np.float64) - 4.0, 9)
-    sente = probs[:, : len(PIECE_LABELS)][:, _SENTE].sum(axis=1)
-    gote = probs[:, : len(PIECE_LABELS)][:, ~_SENTE].sum(axis=1)
-    return float(((sente - gote) * rows).sum())

@@ -21,7 +21,7 @@ from vision.board import BoardGeometry, Image, check_board, find_board, to_gray
 from vision.classifier import PieceClassifier, Prediction
 from vision.hands import StandLayout, read_hands
 from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, square_name
-from vision.orientation import axes_swapped, owner_vote, turns_for_side
+from vision.orientation import axes_swapped, turns_for_side
 from vision.squares import crops_from_frame, rectified_board, square_crops
 
 SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
@@ -41,14 +41,15 @@ class ReaderSettings:
     """How the reader decides.
 
     `sente_side`: image side sente sits at (`bottom`, `top`, `left`, `right`, or a direction in degrees as in
-    `vision.orientation.SIDES`), or None to decide from the pieces. `min_confidence`: top probability below
-    which a square is unreliable. `max_unreadable`: unreadable probability above which it is. `recheck_ratio`:
+    `vision.orientation.SIDES`), or None: the grid's axis from the pieces, sente on the side nearer the
+    bottom. `min_confidence`: top probability below which a square is unreliable (high, because the generic
+    classifier is overconfident on sets it never saw). `max_unreadable`: unreadable probability above which it is. `recheck_ratio`:
     fraction of the grid support seen at finding time that a later frame must keep for the grid to be reused.
     `stands`: where the piece stands lie relative to the board (None: do not read hands).
     """
 
     sente_side: str | float | None = None
-    min_confidence: float = 0.9
+    min_confidence: float = 0.98
     max_unreadable: float = 0.25
     recheck_ratio: float = 0.75
     stands: StandLayout | None = field(default_factory=StandLayout)
@@ -191,12 +192,8 @@ class BoardReader:
         if self._settings.sente_side is not None:
             turns = turns_for_side(geometry, self._settings.sente_side)
         else:
-            turns = 1 if axes_swapped(prediction.probs, prediction.sideways) else 0
-            if turns:
-                crops = crops_from_frame(image, geometry.rotated(turns))
-                prediction = self._classifier.predict(crops)
-            if owner_vote(prediction.probs) < 0:
-                turns += 2
+            axis = 1 if axes_swapped(prediction.probs, prediction.sideways) else 0
+            turns = turns_for_side(geometry, "bottom", (axis, axis + 2))
         if turns == 0:
             return geometry, crops, prediction
         geometry = geometry.rotated(turns)
