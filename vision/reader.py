@@ -44,7 +44,8 @@ class ReaderSettings:
     `vision.orientation.SIDES`), or None: the grid's axis from the pieces, sente on the side nearer the
     bottom. `min_confidence`: top probability below which a square is unreliable (high, because the generic
     classifier is overconfident on sets it never saw). `max_unreadable`: unreadable probability above which
-    it is. `recheck_ratio`: fraction of the grid support seen at finding time that a later frame must keep for the grid to be reused.
+    it is. `recheck_ratio`: fraction of the grid support seen at finding time that a later frame must keep
+    for the grid to be reused.
     `stands`: where the piece stands lie relative to the board (None: do not read hands).
     """
 
