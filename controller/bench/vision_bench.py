@@ -36,6 +36,7 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--size", default="960x720", help="frame size WxH (default 960x720)")
     parser.add_argument("--calibrated-n", type=int, default=20, help="frames for the calibrated figure")
+    parser.add_argument("--hands-n", type=int, default=10, help="wide frames (stands in view) for hand counts")
     parser.set_defaults(func=run)
 
 
@@ -132,9 +133,14 @@ def run(args: argparse.Namespace) -> int:
         reader = read_clean(tally, classifier, clean)
         occluded = render_position(sfen, RenderOptions(**{**options.__dict__, "hand": True, "pose": clean.pose}))
         read_occluded(tally, reader, occluded)
+    wide = hands_in_view(args, games, classifier, styles, size=(width, height), rng=rng)
     gate_ms = time_motion_gate(clean.image)
     calibrated = calibrated_accuracy(args, games, classifier, styles[0], size=(width, height), rng=rng)
     report(args, styles, tally, gate_ms, calibrated)
+    print(
+        f"hands, stands in view:  {_pct(wide.hand_right, wide.hand_entries)} of counts right"
+        f" (unknown in {wide.hands_unknown} of {args.hands_n} frames; wide overhead shots)"
+    )
     return 0
 
 
@@ -176,6 +182,31 @@ def read_occluded(tally: Tally, reader: Any, frame: Any) -> None:
     if result.reliable:
         tally.occluded_claimed += 1
         tally.false_reads += result.labels != list(frame.labels)
+
+
+def hands_in_view(
+    args: argparse.Namespace,
+    games: list[list[str]],
+    classifier: Any,
+    styles: list[str],
+    *,
+    size: tuple[int, int],
+    rng: Any,
+) -> Tally:
+    """Hand counts on wide shots (both stands in the picture), sente's side given."""
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
+    from vision.render import CameraPose, RenderOptions, render_position
+
+    tally = Tally()
+    for i in range(args.hands_n):
+        pose = CameraPose(tilt_deg=float(rng.uniform(0, 20)), roll_deg=float(rng.uniform(-20, 20)), fill=0.45)
+        opts = RenderOptions(style=styles[i % len(styles)], seed=args.seed * 7000 + i, size=size, pose=pose)
+        frame = render_position(random_position(games, rng), opts)
+        reader = BoardReader(classifier, ReaderSettings(sente_side=sente_direction(frame.board_corners_px)))
+        result = reader.read(frame.image)
+        score_hands(tally, frame.hands, result.hands if result.board_found else None)
+    return tally
 
 
 def time_motion_gate(image: Any) -> float:
