@@ -9,8 +9,9 @@ The reader's "unreliable" and the reconciler's differ: the reader flags a square
 position (low confidence, more pieces of a kind than a set holds, a hand or blur over it); the reconciler
 ignores the probabilities of an unreliable square entirely, and has its own rule for unclear squares. So only
 squares whose probabilities say nothing (hidden or blurred, a frame too dark) are passed as unreliable: a read
-that names them (`hidden`) is used as it is; otherwise a flagged square is taken as hidden unless its flag is
-explained by a low top probability or by the set-limit count, whose probabilities still carry the evidence.
+that names them (`hidden`) is used as it is; otherwise, given the reader's live `min_confidence`, a flagged
+square is taken as hidden unless its flag is explained by a low top probability or by the set-limit count
+(whose probabilities still carry the evidence); without it only a wholly untrusted frame is hidden.
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ from controller.reconcile.types import Observation
 
 SEEN_HANDS_CONFIDENCE = 0.8
 """hand_confidence of an observation whose stands the reader read (0 when it could not: hands unknown)."""
-READER_MIN_CONFIDENCE = 0.9
-"""The reader's default `min_confidence`: below it a square is flagged for its low top probability alone."""
 SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
 """How many of each base kind a set holds (the reader's set-limit rule, copied: vision may not be imported)."""
 
@@ -81,6 +80,7 @@ def observation_from_read(
     stable: bool,
     now: float,
     hand_confidence: float = SEEN_HANDS_CONFIDENCE,
+    min_confidence: float | None = None,
 ) -> Observation:
     """The reconciler's view of one read: probabilities, hands keyed by SFEN letter, unreliable squares.
 
@@ -89,6 +89,9 @@ def observation_from_read(
         stable: the motion gate's verdict for that frame.
         now: seconds on the injected clock.
         hand_confidence: confidence given to hand counts when the reader read the stands.
+        min_confidence: the reader's `ReaderSettings.min_confidence` (pass the live setting): a flagged square
+            whose top probability reaches it was flagged for being unseen, and is hidden. None: only a read's
+            own `hidden` squares, or a wholly untrusted frame, are hidden.
     """
     if not read.board_found or read.probs is None or len(read.squares) != 81:
         flat = np.full((81, N_LABELS), 1.0 / N_LABELS)
@@ -96,7 +99,7 @@ def observation_from_read(
     probs = np.clip(np.asarray(read.probs, dtype=np.float64), 0.0, None)
     sums = probs.sum(axis=1, keepdims=True)
     probs = np.where(sums > 0, probs / np.where(sums > 0, sums, 1.0), 1.0 / N_LABELS)
-    unreliable = hidden_squares(read)
+    unreliable = hidden_squares(read, min_confidence)
     hands = _hands_by_letter(read.hands)
     confidence = hand_confidence if hands is not None else 0.0
     return Observation(probs, hands, confidence, unreliable, stable, now)
@@ -116,15 +119,17 @@ def _hands_by_letter(hands: Mapping[str, Mapping[str, int]] | None) -> dict[str,
     return letters
 
 
-def hidden_squares(read: BoardReadLike, min_confidence: float = READER_MIN_CONFIDENCE) -> frozenset[int]:
+def hidden_squares(read: BoardReadLike, min_confidence: float | None) -> frozenset[int]:
     """Squares whose probabilities must be ignored: the read's own `hidden` squares when it names them, else
-    every square when none is trusted (a bad frame), else the flagged squares whose flag neither a low top
-    probability nor the set-limit count explains."""
+    every square when none is trusted (a bad frame), else (given the reader's `min_confidence`) the flagged
+    squares whose flag neither a low top probability nor the set-limit count explains."""
     named = getattr(read, "hidden", None)
     if named is not None:
         return frozenset(int(i) for i in named)
     if not any(square.reliable for square in read.squares):
         return frozenset(range(len(read.squares)))  # the whole frame is bad (too dark, blown out)
+    if min_confidence is None:
+        return frozenset()
     over = _over_limit([square.label for square in read.squares])
     return frozenset(
         i

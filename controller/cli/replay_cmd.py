@@ -11,6 +11,7 @@ Also the composition used by `shogi-robot bench game` (`replay_one`).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -103,7 +104,7 @@ def replay_one(
     pieces instead, as for a camera nobody set up."""
     from controller.reconcile import Reconciler
     from controller.sim import CameraSettings, SimulatedHuman, VirtualBoard, VirtualCamera
-    from controller.sim.replay import replay_game, save_frame
+    from controller.sim.replay import ReplaySettings, replay_game, save_frame
     from hardware.settings import load_settings
     from vision.motion import MotionGate
     from vision.orientation import sente_direction
@@ -117,7 +118,9 @@ def replay_one(
     camera.read()
     assert camera.last is not None
     side = None if auto_orient else sente_direction(camera.last.board_corners_px)
-    reader = BoardReader(classifier, ReaderSettings(sente_side=side))
+    reader_settings = ReaderSettings(sente_side=side)
+    reader = BoardReader(classifier, reader_settings)
+    settings = dataclasses.replace(settings or ReplaySettings(), reader_min_confidence=reader_settings.min_confidence)
     on_frame = None
     if frames_dir is not None:
         directory = frames_dir

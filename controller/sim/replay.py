@@ -69,12 +69,14 @@ class ReplaySettings:
             the last move, before the game is given up as an error; also how long the setup check (the board
             must be seen to show the starting position before the first move) may take after `settle_s`.
         max_plies: play at most this many of the record's moves (0: all).
+        reader_min_confidence: the reader's live `min_confidence`, for `observation_from_read`.
     """
 
     frame_s: float = 0.1
     settle_s: float = 1.0
     stuck_s: float = 8.0
     max_plies: int = 0
+    reader_min_confidence: float | None = None
 
 
 @dataclass
@@ -149,7 +151,7 @@ def replay_game(
         timeline.advance(board, run.t)
         frame = camera.read()
         begin = wall()
-        result = _handle_frame(run, frame, gate, reader, reconciler)
+        result = _handle_frame(run, frame, gate, reader, reconciler, s=s)
         end = run.t + (wall() - begin)
         if run.stable_since is not None and board.arm is not None:
             run.report.arm_reads += 1
@@ -204,7 +206,9 @@ def _check_stuck(run: _Run, timeline: Timeline, reconciler: Reconciler, s: Repla
         )
 
 
-def _handle_frame(run: _Run, frame: np.ndarray, gate: Gate, reader: Reader, reconciler: Reconciler) -> Result:
+def _handle_frame(
+    run: _Run, frame: np.ndarray, gate: Gate, reader: Reader, reconciler: Reconciler, *, s: ReplaySettings
+) -> Result:
     stable = gate.update(frame)
     if not stable:
         run.stable_since = None
@@ -213,7 +217,8 @@ def _handle_frame(run: _Run, frame: np.ndarray, gate: Gate, reader: Reader, reco
         run.stable_since = run.t
     read: BoardReadLike = reader.read(frame)
     run.report.reads += 1
-    return reconciler.observe(observation_from_read(read, stable=True, now=run.t))
+    obs = observation_from_read(read, stable=True, now=run.t, min_confidence=s.reader_min_confidence)
+    return reconciler.observe(obs)
 
 
 def _take_result(run: _Run, result: Result, reconciler: Reconciler, end: float) -> None:

@@ -24,7 +24,8 @@ def test_label_orders_agree() -> None:
 
 def test_read_becomes_observation() -> None:
     """Probabilities, unreliable squares, stability and time pass through; hands are keyed by SFEN letter."""
-    obs = observation_from_read(_read({"b": {"P": 2}, "w": {"G": 1, "S": 0}}, {3, 40}), stable=True, now=12.5)
+    read = _read({"b": {"P": 2}, "w": {"G": 1, "S": 0}}, {3, 40})
+    obs = observation_from_read(read, stable=True, now=12.5, min_confidence=0.9)
     assert obs.probs.shape == (81, 29)
     assert np.allclose(obs.probs.sum(axis=1), 1.0)
     assert obs.unreliable == frozenset({3, 40})
@@ -54,12 +55,15 @@ def _flagged(labels: list[str], p: list[float], flagged: set[int]) -> BoardRead:
 
 
 def test_low_confidence_squares_keep_their_probabilities() -> None:
-    """A square flagged only for a low top probability is passed on (the reconciler weighs it); one flagged
-    with a confident label (a hand or blur over it) is hidden."""
+    """Given the reader's threshold, a square flagged only for a low top probability is passed on (the
+    reconciler weighs it) and one flagged with a confident label (a hand or blur over it) is hidden; without
+    the threshold neither is hidden."""
     labels, p = ["empty"] * 81, [0.99] * 81
     p[10] = 0.7
-    obs = observation_from_read(_flagged(labels, p, {10, 20}), stable=True, now=0.0)
+    obs = observation_from_read(_flagged(labels, p, {10, 20}), stable=True, now=0.0, min_confidence=0.98)
     assert obs.unreliable == frozenset({20})
+    unknown = observation_from_read(_flagged(labels, p, {10, 20}), stable=True, now=0.0)
+    assert unknown.unreliable == frozenset()
 
 
 def test_set_limit_squares_keep_their_probabilities() -> None:
@@ -67,7 +71,7 @@ def test_set_limit_squares_keep_their_probabilities() -> None:
     labels, p = ["empty"] * 81, [0.99] * 81
     for i in (1, 2, 3):
         labels[i] = "R"
-    obs = observation_from_read(_flagged(labels, p, {1, 2, 3}), stable=True, now=0.0)
+    obs = observation_from_read(_flagged(labels, p, {1, 2, 3}), stable=True, now=0.0, min_confidence=0.98)
     assert obs.unreliable == frozenset()
 
 
