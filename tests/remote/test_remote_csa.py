@@ -11,6 +11,7 @@ from csa_server import CsaTestServer, ServerFaults
 
 from controller.remote.csa_client import CsaClient, CsaSettings, Resynced
 from controller.remote.csa_protocol import GameEnd
+from controller.remote.events import RemoteMove
 from controller.rules.types import Color, Termination
 
 SAMPLE = (Path(__file__).parents[2] / "controller/data/sample_game.usi").read_text().split()[2:]
@@ -90,3 +91,38 @@ def test_dropped_connection_resumes(victim: str) -> None:
     assert [reason for _, reason in server.results] == ["#RESIGN"]
     assert server.dropped == {victim}
     assert server.logins.count(victim) == 2
+
+
+async def _round_trips(plies: int) -> list[float]:
+    """Seconds from one client sending a move to the other client receiving it, over loopback."""
+    server = CsaTestServer()
+    port = await server.start()
+    settings = {"host": "127.0.0.1", "port": port, "read_timeout_s": 10.0}
+    clients = [CsaClient(CsaSettings(user=u, password=f"lat-600-10,{u}", **settings)) for u in ("alice", "bob")]  # type: ignore[arg-type]
+    first = asyncio.create_task(clients[0].start())
+    await asyncio.sleep(0.05)
+    await clients[1].start()
+    await first
+    loop = asyncio.get_running_loop()
+    times = []
+    for ply in range(plies):
+        mover, other = clients[ply % 2], clients[(ply + 1) % 2]
+        start = loop.time()
+        await mover.play(SAMPLE[ply])
+        while not isinstance(await other.next_event(), RemoteMove):
+            pass
+        times.append(loop.time() - start)
+        await mover.next_event()
+    assert clients[0].moves == clients[1].moves == SAMPLE[:plies]
+    for client in clients:
+        await client.close()
+    await server.stop()
+    return times
+
+
+def test_move_round_trip_latency() -> None:
+    """It should carry each move to the other side over loopback (figure printed for the issue note)."""
+    times = sorted(asyncio.run(_round_trips(20)))
+    median, worst = times[10] * 1000, times[-1] * 1000
+    print(f"CSA move latency, client -> server -> other client: median {median:.1f} ms, max {worst:.1f} ms")
+    assert len(times) == 20
