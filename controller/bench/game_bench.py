@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     false = sum(r.false_moves > 0 for r in reports)
     print(f"of the games with an error: {setup} never saw the starting position, {false} committed a false move")
     arm, reads = sum(r.arm_reads for r in reports), sum(r.reads for r in reports)
-    print(f"frames read while an arm was over the board (the motion gate missed it): {arm} of {reads}")
+    print(f"frames read while an arm hid squares (the motion gate missed it): {arm} of {reads}")
     return 0
 
 

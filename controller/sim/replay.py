@@ -95,7 +95,7 @@ class GameReport:
     reads: int = 0
     renders: int = 0
     arm_reads: int = 0
-    """Frames the motion gate called stable while an arm was over the board (the world's truth, for reporting)."""
+    """Frames the motion gate called stable while an arm hid squares (the renderer's truth, for reporting)."""
     sim_seconds: float = 0.0
     events: list[str] = field(default_factory=list)
 
@@ -153,7 +153,7 @@ def replay_game(
         begin = wall()
         result = _handle_frame(run, frame, gate, reader, reconciler, s=s)
         end = run.t + (wall() - begin)
-        if run.stable_since is not None and board.arm is not None:
+        if run.stable_since is not None and camera.last is not None and camera.last.occluded_squares:
             run.report.arm_reads += 1
         _take_result(run, result, reconciler, end)
         if on_frame is not None:
