@@ -193,11 +193,12 @@ def camera_eyes(source: Any, sente_side: float | None = None) -> Any:
     from vision.motion import MotionGate
     from vision.reader import BoardReader, ReaderSettings
 
+    settings = ReaderSettings(sente_side=sente_side)
     try:
-        reader = BoardReader(settings=ReaderSettings(sente_side=sente_side))
+        reader = BoardReader(settings=settings)
     except ModelError as exc:
         raise ValueError(f"the board reader cannot start: {exc}") from exc
-    return CameraEyes(source, MotionGate(), reader)
+    return CameraEyes(source, MotionGate(), reader, min_confidence=settings.min_confidence)
 
 
 def real_camera(camera: CameraConfig) -> Any:

@@ -116,6 +116,8 @@ def _attempted_drop(board: cshogi.Board, side: str, dst: int, shown: int) -> str
             f"a {kind_name(shown)} appeared on {square_name(dst)}: pieces are dropped unpromoted, "
             f"so turn it over to its {KIND_NAMES[label[1:].upper()]} side."
         )
+    if label.upper() == "K":
+        return f"a king appeared on {square_name(dst)}, where no piece should be."
     verdict = check_move(board, f"{label.upper()}*{square_name(dst)}")
     return None if verdict.legal else verdict.explanation
 

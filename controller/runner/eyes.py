@@ -52,8 +52,10 @@ def unstable(now: float) -> Observation:
 class CameraEyes:
     """Frames in, observations out."""
 
-    def __init__(self, source: FrameSource, gate: Gate, reader: Reader) -> None:
+    def __init__(self, source: FrameSource, gate: Gate, reader: Reader, min_confidence: float | None = None) -> None:
+        """`min_confidence`: the reader's own threshold, so that only squares it cannot see are hidden."""
         self._source, self._gate, self._reader = source, gate, reader
+        self._min_confidence = min_confidence
         self.arm_busy: Callable[[], bool] = lambda: False
         """True while the robot's own arm is moving over the board: frames are then not read."""
         self.last_frame: Any = None
@@ -73,4 +75,4 @@ class CameraEyes:
         read = self._reader.read(frame)
         self.reads += 1
         self.last_read = read
-        return observation_from_read(read, stable=True, now=now)
+        return observation_from_read(read, stable=True, now=now, min_confidence=self._min_confidence)

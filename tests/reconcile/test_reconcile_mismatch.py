@@ -47,6 +47,13 @@ def test_drop_of_a_piece_not_in_hand() -> None:
     assert result.messages == ("sente has no silver in hand to drop.",)
 
 
+def test_king_appearing_on_an_empty_square() -> None:
+    """A king seen where no piece should be is described as such, not as a drop."""
+    labels, hands = edited(cshogi.Board(), {"5e": "K"})
+    result = _mismatches(Reconciler(), labels, hands)[-1]
+    assert result.messages == ("a king appeared on 5e, where no piece should be.",)
+
+
 def test_wrong_side_moved() -> None:
     """A gote move on sente's turn is reported as a turn error."""
     labels, hands = edited(cshogi.Board(), {"3c": "empty", "3d": "p"})
