@@ -19,39 +19,20 @@ from controller.game.commands import (
     Prompt,
 )
 from controller.game.events import (
-    AmbiguousSeen,
-    BoardConfirmed,
-    BoardMoveSeen,
     EngineMoved,
     Event,
     MismatchSeen,
     PromptAnswered,
-    TakebackSeen,
     TransferDone,
 )
 from controller.game.machine import initial, step
 from controller.game.state import GameState, Phase
 from controller.reconcile.reconciler import Reconciler
 from controller.reconcile.synthetic import NoiseModel, SyntheticReader
-from controller.reconcile.types import Ambiguous, Mismatch, MoveCommitted, NoChange, Result, Takeback
 from controller.rules.positions import STARTPOS_SFEN
+from controller.runner.events import event_of  # the runner's own mapping, tested here with the machine
 
 GAME = (Path(__file__).resolve().parents[2] / "controller" / "data" / "sample_game.usi").read_text().split()[2:]
-
-
-def event_of(result: Result) -> Event | None:
-    """The machine's event for a reconciler result (None for Waiting)."""
-    if isinstance(result, MoveCommitted):
-        return BoardMoveSeen(result.moves)
-    if isinstance(result, Takeback):
-        return TakebackSeen(result.plies)
-    if isinstance(result, Ambiguous):
-        return AmbiguousSeen(tuple(c.moves for c in result.candidates if not c.takeback))
-    if isinstance(result, Mismatch):
-        return MismatchSeen(result.messages)
-    if isinstance(result, NoChange):
-        return BoardConfirmed()
-    return None
 
 
 @dataclass
