@@ -142,9 +142,9 @@ class LishogiApi:
                     raise item
                 yield item
         finally:
+            # The pump thread owns the response and closes it: closing it from here would race with its read.
+            # It notices `stop` at the next line (lishogi sends keep-alive newlines) or when the server closes.
             stop.set()
-            with contextlib.suppress(OSError):
-                response.close()
 
 
 def _pump(
@@ -154,23 +154,51 @@ def _pump(
     stop: threading.Event,
     path: str,
 ) -> None:
-    """Read NDJSON lines in a worker thread; empty lines are keep-alives."""
-    item: dict[str, Any] | BaseException | None = None
+    """Read NDJSON lines in a worker thread (empty lines are keep-alives) and hand them to the event loop.
+
+    This thread owns the response and closes it; it ends at the end of the stream, or at the next line after
+    the reader stopped listening. A broken stream is handed over as a `StreamBrokenError`.
+    """
+    end: BaseException | None = None
     try:
         while not stop.is_set():
             line = response.readline()
             if not line:
                 break
-            text = line.decode("utf-8", "replace").strip()
-            if text:
-                try:
-                    loop.call_soon_threadsafe(queue.put_nowait, dict(json.loads(text)))
-                except json.JSONDecodeError:
-                    log.warning("skipping a line that is not JSON on %s: %.80r", path, text)
+            item = _parse_line(line, path)
+            if item is not None and not _offer(loop, queue, item):
+                return
     except (OSError, http.client.HTTPException, ValueError) as exc:
-        item = StreamBrokenError(f"stream {path} broke: {exc}")
-    with contextlib.suppress(RuntimeError):
+        end = StreamBrokenError(f"stream {path} broke: {exc}")
+    finally:
+        with contextlib.suppress(OSError):
+            response.close()
+    if not stop.is_set():
+        _offer(loop, queue, end)
+
+
+def _parse_line(line: bytes, path: str) -> dict[str, Any] | None:
+    text = line.decode("utf-8", "replace").strip()
+    if not text:
+        return None
+    try:
+        return dict(json.loads(text))
+    except (json.JSONDecodeError, TypeError, ValueError):
+        log.warning("skipping a line that is not a JSON object on %s: %.80r", path, text)
+        return None
+
+
+def _offer(
+    loop: asyncio.AbstractEventLoop,
+    queue: asyncio.Queue[dict[str, Any] | BaseException | None],
+    item: dict[str, Any] | BaseException | None,
+) -> bool:
+    """Put `item` on the loop's queue; False when the loop is gone (nobody is listening any more)."""
+    try:
         loop.call_soon_threadsafe(queue.put_nowait, item)
+    except RuntimeError:
+        return False
+    return True
 
 
 def _q(part: str) -> str:
