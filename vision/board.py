@@ -10,6 +10,7 @@ rotations is sente's is not decided here (see `vision.orientation`); `BoardGeome
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.errors import ImageError
+from vision.grid_lines import rectifying_views
 
 FloatArray = NDArray[np.float64]
 Image = NDArray[Any]
@@ -29,6 +31,8 @@ GRID_CORNERS = np.array([[0.0, 0.0], [9.0, 0.0], [9.0, 9.0], [0.0, 9.0]])
 _WORK_SIDE = 640  # frames are searched at most this large
 _RECT = 360  # side of the rectified search image
 _PAD = 24  # margin around a candidate quadrilateral in the rectified image
+_VIEW = 440  # side of a view rectified from the grid lines' vanishing points
+_VIEW_FILL = 0.3  # ... in which the grid spans at least this much (stands' edges may widen the view)
 MIN_SUPPORT = 0.7  # mean fraction of grid-line samples that must look like a line
 MIN_LINE = 0.3  # ... and on every single line
 _OFF = 0.08  # where "beside the line" is, in squares
@@ -78,19 +82,10 @@ def find_board(image: Image) -> BoardGeometry | None:
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     small = cv2.GaussianBlur(small, (3, 3), 0)
     best: BoardGeometry | None = None
-    for quad in _candidate_quads(small):
-        found = _fit_grid(small, quad)
+    for found in _first_fits(small):
         if found is None:
             continue
-        corners, fractions = _best_shift(small, found)
-        for _ in range(3):  # a quad cut by the frame edge rectifies badly: re-fit from the grid found so far
-            refined = _fit_grid(small, corners)
-            if refined is None:
-                break
-            moved, moved_fractions = _best_shift(small, refined)
-            if moved_fractions.mean() <= fractions.mean() + 0.005:
-                break
-            corners, fractions = moved, moved_fractions
+        corners, fractions = _polish(small, _clockwise(found))
         if supported(fractions) and (best is None or fractions.mean() > best.support):
             best = BoardGeometry(corners, float(fractions.mean()))
             if best.support >= _GOOD_ENOUGH:
@@ -98,6 +93,36 @@ def find_board(image: Image) -> BoardGeometry | None:
     if best is None:
         return None
     return BoardGeometry(best.corners / scale, best.support)
+
+
+def _first_fits(small: Image) -> Iterator[FloatArray | None]:
+    """Rough grids, most promising first: from the grid lines' own vanishing points, then from outlines."""
+    for view in rectifying_views(small, _VIEW, _PAD):
+        yield _fit_view(small, view, _VIEW, _VIEW_FILL)
+    for quad in _candidate_quads(small):
+        yield _fit_grid(small, quad)
+
+
+def _polish(small: Image, found: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """A rough grid moved onto its best-supported lines, then re-fitted from itself while that helps (a rough
+    view rectifies badly, the re-fit sees the lines straight)."""
+    corners, fractions = _best_shift(small, found)
+    for _ in range(3):
+        refined = _fit_grid(small, corners)
+        if refined is None:
+            break
+        moved, moved_fractions = _best_shift(small, _clockwise(refined))
+        if moved_fractions.mean() <= fractions.mean() + 0.005:
+            break
+        corners, fractions = moved, moved_fractions
+    return corners, fractions
+
+
+def _clockwise(corners: FloatArray) -> FloatArray:
+    """The corners in clockwise order on screen (a mirrored rectified view gives them anticlockwise)."""
+    x, y = corners[:, 0], corners[:, 1]
+    area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+    return corners if area > 0 else corners[[0, 3, 2, 1]]
 
 
 def _best_shift(gray: Image, corners: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -227,11 +252,17 @@ def _fit_grid(gray: Image, quad: FloatArray) -> FloatArray | None:
     """Grid corners (9a, 1a, 1i, 9i order as drawn clockwise) found inside the rectified quadrilateral."""
     target = np.array([[_PAD, _PAD], [_RECT - _PAD, _PAD], [_RECT - _PAD, _RECT - _PAD], [_PAD, _RECT - _PAD]])
     to_image = cv2.getPerspectiveTransform(target.astype(np.float32), quad.astype(np.float32))
-    rect = cv2.warpPerspective(gray, to_image, (_RECT, _RECT), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+    return _fit_view(gray, np.asarray(to_image, dtype=np.float64), _RECT, 0.55)
+
+
+def _fit_view(gray: Image, to_image: FloatArray, size: int, min_fill: float) -> FloatArray | None:
+    """Grid corners found in a `size`-pixel rectified view (`to_image` maps it to the frame) where the grid's
+    lines run along the axes and span at least `min_fill` of the view inside its margin."""
+    rect = cv2.warpPerspective(gray, to_image, (size, size), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
     rect_f = rect.astype(np.float32)
     horiz, vert = _ridges(rect_f, 2)
-    rows = _equal_spacing(_trimmed_profile(horiz, axis=1))
-    cols = _equal_spacing(_trimmed_profile(vert, axis=0))
+    rows = _equal_spacing(_trimmed_profile(horiz, axis=1), min_fill)
+    cols = _equal_spacing(_trimmed_profile(vert, axis=0), min_fill)
     if rows is None or cols is None:
         return None
     h_lines = [_refit_line(horiz, y, cols, horizontal=True) for y in rows]
@@ -252,11 +283,12 @@ def _trimmed_profile(response: NDArray[np.float32], axis: int) -> FloatArray:
     return np.asarray(np.minimum(response, np.maximum(upper, 1.0)).mean(axis=axis), dtype=np.float64)
 
 
-def _equal_spacing(profile: FloatArray) -> FloatArray | None:
-    """Positions of ten equally spaced lines that best match the profile's peaks (coarse, then fine)."""
+def _equal_spacing(profile: FloatArray, min_fill: float) -> FloatArray | None:
+    """Positions of ten equally spaced lines that best match the profile's peaks (coarse, then fine), spanning
+    at least `min_fill` of the profile inside its margin."""
     n = len(profile)
     inner = n - 2 * _PAD
-    coarse = _spacing_search(profile, np.arange(0.55 * inner / 9, (n - 2) / 9, 0.5), None, 1.0)
+    coarse = _spacing_search(profile, np.arange(min_fill * inner / 9, (n - 2) / 9, 0.5), None, 1.0)
     if coarse is None:
         return None
     d0, s0 = coarse
