@@ -2,7 +2,8 @@
 
 Owns: ranking the scored explanations and turning the ranking into a proposal: no change, a move (or two)
 to commit, a takeback, or a problem to report once it persists (an unreadable square, a board nothing legal
-fits, two explanations too close to call, piece stands that disagree, a move other than the expected one).
+fits, two explanations too close to call, piece stands that still show the position before the move, a move
+other than the expected one).
 The reconciler decides when a proposal has been seen often and long enough to act on.
 """
 
@@ -18,7 +19,7 @@ import numpy as np
 from controller.reconcile.diagnose import explain_against, explain_mismatch, hands_sentences, unclear_sentence
 from controller.reconcile.evidence import Evidence
 from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares
-from controller.reconcile.labels import Hands, Labels, board_labels, square_name
+from controller.reconcile.labels import OCCUPANCY, Hands, Labels, board_labels, square_name
 from controller.reconcile.types import (
     Ambiguous,
     Candidate,
@@ -80,7 +81,7 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     """The proposal for one window; `hypotheses` must hold the no-change explanation."""
     evidence = scorer.evidence
     ranked = sorted(hypotheses, key=lambda h: -h.score)
-    unclear = [i for i in range(81) if i not in evidence.unseen and evidence.confidence[i] < config.unclear_probability]
+    unclear = unclear_squares(evidence, ranked[0].labels(), config)
     if unclear:
         sentence = unclear_sentence(unclear)
         squares = tuple(square_name(i) for i in unclear)
@@ -100,9 +101,33 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     return _clear_winner(game, best, margin, scorer)
 
 
+def unclear_squares(evidence: Evidence, labels: Labels, config: ReconcileConfig) -> list[int]:
+    """Seen squares whose occupancy (sente's piece, gote's piece, empty) is uncertain and not the one `labels`
+    gives there: a piece knocked over or off its square. A square whose most likely occupancy is the explained
+    one is not unclear, however unsure the reader is of it (a piece style the reader confuses is not a mess on
+    the board: who stands on an unchanged square comes from the game)."""
+    fits = OCCUPANCY[labels] == evidence.occupancy
+    return [
+        i
+        for i in range(81)
+        if i not in evidence.unseen and evidence.confidence[i] < config.unclear_probability and not fits[i]
+    ]
+
+
+def stand_lagging(seen: Hands, before: Hands, best: Hypothesis) -> list[int]:
+    """Hand slots the explanation changes whose count as read is still the count before it: the stand does not
+    show the captured piece yet, or still shows the dropped one. A slot read as some third count is a misread
+    (the board decides), and slots the explanation does not change are no reason to hold it back."""
+    return [
+        slot
+        for slot, (have, was, wanted) in enumerate(zip(seen, before, best.hands, strict=True))
+        if was != wanted and have == was
+    ]
+
+
 def _clear_winner(game: GameView, best: Hypothesis, margin: float, scorer: Scorer) -> Proposal:
     seen = scorer.hands_seen
-    if seen is not None and seen != best.hands:
+    if seen is not None and not best.takeback and stand_lagging(seen, game.hands, best):
         sentences = hands_sentences(seen, best.hands)
         return Proposal(
             ProposalKind.PROBLEM,

@@ -7,7 +7,7 @@ squares no frame has seen).
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,8 +32,9 @@ class Evidence:
             reader cannot tell whether, or whose, a piece stands there (a knocked-over piece, one off its square).
         unseen: squares no frame in the window could read.
         frames: frames in the window.
-        hands: the latest hand counts (None when unknown) and their confidence.
-        hand_confidence: the confidence of those counts.
+        hands: per hand slot, the count read most often over the window's frames that read the stands (the
+            latest among equally frequent ones); None when the latest frame could not read them.
+        hand_confidence: the latest frame's confidence in its counts.
         first_time: time of the oldest frame in the window.
     """
 
@@ -59,7 +60,7 @@ class EvidenceWindow:
         self._occupancy_logs: deque[FloatArray] = deque(maxlen=size)
         self._masks: deque[FloatArray] = deque(maxlen=size)
         self._times: deque[float] = deque(maxlen=size)
-        self._hands: Hands | None = None
+        self._hands: deque[Hands | None] = deque(maxlen=size)
         self._hand_confidence = 0.0
 
     def clear(self) -> None:
@@ -68,6 +69,7 @@ class EvidenceWindow:
         self._occupancy_logs.clear()
         self._masks.clear()
         self._times.clear()
+        self._hands.clear()
 
     def __len__(self) -> int:
         return len(self._logs)
@@ -82,7 +84,7 @@ class EvidenceWindow:
         self._occupancy_logs.append(np.log(np.maximum(occupancy, self._floor)) * mask)
         self._masks.append(mask)
         self._times.append(obs.time)
-        self._hands = None if obs.hands is None else hands_from_mapping(obs.hands)
+        self._hands.append(None if obs.hands is None else hands_from_mapping(obs.hands))
         self._hand_confidence = obs.hand_confidence if obs.hands is not None else 0.0
 
     def evidence(self) -> Evidence:
@@ -103,7 +105,20 @@ class EvidenceWindow:
             confidence=confidence,
             unseen=frozenset(int(i) for i in np.flatnonzero(unseen_mask)),
             frames=len(self._logs),
-            hands=self._hands,
+            hands=self._voted_hands(),
             hand_confidence=self._hand_confidence,
             first_time=self._times[0],
         )
+
+    def _voted_hands(self) -> Hands | None:
+        """Each slot's most frequent count over the frames that read the stands (a one-frame misread of a
+        stand is outvoted); None when the latest frame could not read them."""
+        if not self._hands or self._hands[-1] is None:
+            return None
+        read = [hands for hands in self._hands if hands is not None]
+        voted = []
+        for slot in range(len(read[-1])):
+            counts = Counter(hands[slot] for hands in read)
+            top = max(counts.values())
+            voted.append(next(hands[slot] for hands in reversed(read) if counts[hands[slot]] == top))
+        return tuple(voted)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import cshogi
 import numpy as np
-from reconcile_scenes import after, decisions, edited, feed, still, with_square
+from reconcile_scenes import after, decisions, edited, feed, split_row, still, with_square
 
 from controller.reconcile import Ambiguous, Mismatch, MoveCommitted, NoChange, Reconciler, Waiting
 from controller.reconcile.labels import board_hands, board_labels
@@ -123,8 +123,8 @@ def test_knocked_over_piece_waits_then_asks() -> None:
     reconciler = Reconciler()
     reader = SyntheticReader(4)
     board = after(STARTPOS_SFEN, ["7g7f"])
-    flat = np.full(29, 1.0 / 29)
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "5c", flat) for k in range(SETTLE_FRAMES)]
+    half_off = split_row({"empty": 0.5, "p": 0.3, "P": 0.15})  # the pawn lies half on its square, turned
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "5c", half_off) for k in range(SETTLE_FRAMES)]
     results = feed(reconciler, frames)
     assert isinstance(results[0], Waiting)
     assert "5c cannot be read clearly" in results[0].reason
@@ -156,5 +156,6 @@ def test_capture_waits_for_the_piece_stand() -> None:
     early = feed(reconciler, still(reader, labels, board_hands(cshogi.Board(sfen)), 0.0, SETTLE_FRAMES))
     assert not any(isinstance(r, MoveCommitted) for r in early)
     assert "piece stand" in decisions(early)[-1].messages[0]
+    reconciler.observe(reader.observe_board(board, 1.9, stable=False))  # the hand putting it on the stand
     late = decisions(feed(reconciler, still(reader, labels, board_hands(board), 2.0, 4)))
     assert [r.moves for r in late] == [("5e5d",)]

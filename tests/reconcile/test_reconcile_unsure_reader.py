@@ -1,0 +1,62 @@
+"""A reader that is unsure or wrong in ways that do not concern the move: the board's evidence still decides."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from reconcile_scenes import after, decisions, edited, feed, split_row, still, with_square
+
+from controller.reconcile import MoveCommitted, Reconciler
+from controller.reconcile.labels import board_hands
+from controller.reconcile.synthetic import SyntheticReader
+from controller.reconcile.types import Observation
+from controller.rules.positions import STARTPOS_SFEN
+
+CAPTURE_SFEN = "lnsgkgsnl/1r5b1/pppp1pppp/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b - 1"
+
+
+def _with_hands(obs: Observation, hands: dict[str, int]) -> Observation:
+    return dataclasses.replace(obs, hands=hands, hand_confidence=0.8)
+
+
+def test_owner_unsure_on_an_unchanged_square_does_not_block() -> None:
+    """Gote's rook read as 58 % gote, 42 % sente on every frame (a style the reader confuses) is no knocked-over
+    piece: the move elsewhere is committed."""
+    board = after(STARTPOS_SFEN, ["7g7f"])
+    unsure = split_row({"r": 0.3, "+b": 0.28, "S": 0.22, "L": 0.18})
+    reader = SyntheticReader(11)
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "8b", unsure) for k in range(6)]
+    results = decisions(feed(Reconciler(), frames))
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("7g7f",)]
+
+
+def test_stand_misread_in_a_slot_the_move_leaves_alone_does_not_block() -> None:
+    """Stands read with a lance nobody holds: a plain pawn push is still committed."""
+    board = after(STARTPOS_SFEN, ["2g2f"])
+    reader = SyntheticReader(12)
+    frames = [_with_hands(reader.observe_board(board, 0.1 * k), {"L": 1}) for k in range(6)]
+    results = decisions(feed(Reconciler(), frames))
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("2g2f",)]
+
+
+def test_captured_piece_miscounted_on_the_stand_is_committed_from_the_board() -> None:
+    """After 5e5d takes a pawn, sente's stand read as two pawns (neither the count before, 0, nor the right one,
+    1): the stand does not show the position before the move, so the board decides."""
+    board = after(CAPTURE_SFEN, ["5e5d"])
+    labels, _ = edited(board, {})
+    reader = SyntheticReader(13)
+    frames = [_with_hands(f, {"P": 2}) for f in still(reader, labels, board_hands(board), 0.0, 6)]
+    results = decisions(feed(Reconciler(sfen=CAPTURE_SFEN), frames))
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("5e5d",)]
+
+
+def test_one_frame_stand_misread_is_outvoted() -> None:
+    """A single frame reading the stand as it was before the capture does not hold the move back: the window's
+    frames vote per hand slot, so the third agreeing frame commits it."""
+    board = after(CAPTURE_SFEN, ["5e5d"])
+    reader = SyntheticReader(14)
+    frames = [reader.observe_board(board, 0.1 * k) for k in range(6)]
+    assert frames[0].hands == {"P": 1}
+    frames[2] = _with_hands(frames[2], {})
+    results = feed(Reconciler(sfen=CAPTURE_SFEN), frames)
+    assert results[2] == MoveCommitted(("5e5d",), results[2].margin)
