@@ -30,6 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.cli.play_cmd",
     "controller.cli.record_cmd",
     "controller.cli.replay_cmd",
+    "controller.cli.remote_cmd",
 )
 """Modules that add subcommands, in the order `--help` lists them."""
 

@@ -6,7 +6,8 @@ one to one: `MoveCommitted` -> `BoardMoveSeen`, `Takeback` -> `TakebackSeen` (it
 once the game has taken back, `ExpectPosition` resets the reconciler, which then commits them itself),
 `Ambiguous` -> `AmbiguousSeen` (candidates without a takeback), `Mismatch` -> `MismatchSeen`, `NoChange` ->
 `BoardConfirmed`; `Waiting` is not an event. The engine's and the remote player's answers arrive as
-`EngineMoved` and `RemoteMoved`; the executor's as `TransferDone` and `TransferFailed`.
+`EngineMoved` and `RemoteMoved` (a remote server also sends `ServerClocks` and `RemoteEnded`); the executor's
+as `TransferDone` and `TransferFailed`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from controller.rules.types import Color
+from controller.rules.types import Color, GameResult
 
 
 class Button(enum.StrEnum):
@@ -83,6 +84,21 @@ class RemoteMoved:
 
 
 @dataclass(frozen=True)
+class RemoteEnded:
+    """The remote opponent's server ended the game (its verdict is final: time-up, resignation, mate...)."""
+
+    result: GameResult
+
+
+@dataclass(frozen=True)
+class ServerClocks:
+    """The remote server's clocks after a move: main time left per side, in seconds (the server's are final)."""
+
+    black_s: float
+    white_s: float
+
+
+@dataclass(frozen=True)
 class TransferDone:
     """The gantry finished executing the move."""
 
@@ -148,6 +164,8 @@ Event = (
     | BoardConfirmed
     | EngineMoved
     | RemoteMoved
+    | RemoteEnded
+    | ServerClocks
     | TransferDone
     | TransferFailed
     | ButtonPressed

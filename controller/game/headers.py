@@ -27,9 +27,10 @@ def record_headers(header: JournalHeader) -> dict[str, str]:
     if handicap is not None and handicap.name != "even":
         headers[HeaderKey.HANDICAP.value] = handicap.name
     if settings.mode is Mode.PLAY and settings.opponent_side is not None:
-        name = str(header.engine.get("name", "engine")) if settings.opponent is OpponentKind.ENGINE else "remote"
+        fallback = "engine" if settings.opponent is OpponentKind.ENGINE else "remote"
+        name = str(header.engine.get("name", fallback))
         human = HeaderKey.BLACK if settings.opponent_side is Color.WHITE else HeaderKey.WHITE
         engine = HeaderKey.WHITE if human is HeaderKey.BLACK else HeaderKey.BLACK
         headers[engine.value] = name
-        headers[human.value] = "human"
+        headers[human.value] = str(header.engine.get("local_name", "human"))
     return headers

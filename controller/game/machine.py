@@ -8,7 +8,8 @@ Flow: SETUP_CHECK (board = start) -> WAIT_HUMAN / ENGINE_THINKING by side to mov
 reconciler) is journaled and ruled on, then the opponent is asked (play) or the other human waits (record). The
 opponent's move is journaled, then played by the gantry (ROBOT_MOVING: done, then confirmed by the camera; one
 retry, then the human is asked) or by the human (ASSIST_WAIT). Ambiguous reads, promotions and play-mode
-takebacks ask (PROMPT); a wrong board waits (MISMATCH). Any running clock that flags ends the game.
+takebacks ask (PROMPT); a wrong board waits (MISMATCH). Any running clock that flags ends the game, except
+against a remote opponent, whose server judges time and ends the game (`controller.game.remote`).
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ from controller.game.events import (
     MismatchSeen,
     NewGame,
     PromptAnswered,
+    RemoteEnded,
     RemoteMoved,
     Resign,
+    ServerClocks,
     TakebackSeen,
     Tick,
     TransferDone,
@@ -50,6 +53,7 @@ from controller.game.events import (
 from controller.game.journal import ResumedGame
 from controller.game.opponent import engine_moved, opponent_move_seen, remote_moved, transfer_done, transfer_failed
 from controller.game.prompts import answer, apply_takeback, ask_ambiguous, ask_takeback
+from controller.game.remote import refuse_takeback, remote_ended, server_clocks, server_judges
 from controller.game.settings import GameSettings, MoveSource
 from controller.game.state import GameState, Phase, PlayedMove
 from controller.game.turns import (
@@ -101,7 +105,7 @@ def resume_game(game: ResumedGame) -> Step:
 
 def step(state: GameState, event: Event, now: float) -> Step:
     """React to `event` at time `now` (seconds, monotonic)."""
-    if state.phase in IN_PLAY:
+    if state.phase in IN_PLAY and not server_judges(state):
         at = now if state.move_time_at is None else min(now, state.move_time_at)
         flagged = state.clock.flagged(at)
         if flagged is not None:
@@ -178,6 +182,8 @@ def _takeback_seen(state: GameState, event: TakebackSeen, now: float) -> Step:
         return state, [Announce(f"Cannot take back {event.plies} moves: {len(state.moves)} were played.")]
     if state.settings.opponent_side is None:
         return apply_takeback(state, event.plies, now)
+    if server_judges(state):
+        return refuse_takeback(state, event.plies)
     return ask_takeback(state, event.plies, now)
 
 
@@ -264,6 +270,8 @@ _HANDLERS: dict[type, Callable[[GameState, Any, float], Step]] = {
     BoardMoveSeen: _board_move,
     EngineMoved: engine_moved,
     RemoteMoved: remote_moved,
+    RemoteEnded: remote_ended,
+    ServerClocks: server_clocks,
     TransferDone: transfer_done,
     TransferFailed: transfer_failed,
     MismatchSeen: _mismatch_seen,

@@ -27,7 +27,7 @@ from controller.game.commands import (
     StopEngine,
 )
 from controller.game.entries import MoveEntry, ResultEntry
-from controller.game.settings import MoveSource
+from controller.game.settings import MoveSource, OpponentKind
 from controller.game.state import GameState, Phase, PlayedMove
 from controller.rules.referee import check_move, legal_usi_moves
 from controller.rules.types import Color, GameResult
@@ -75,7 +75,7 @@ def commit(state: GameState, usi: str, source: MoveSource, at: float) -> Committ
     The journal entry is the first command; a time-out found when charging ends the game without the move.
     """
     clock, spent = state.clock.stop(at)
-    if spent.flagged:
+    if spent.flagged and state.settings.opponent is not OpponentKind.REMOTE:
         return state, [], rulings.timeout(spent.side)
     state = replace(state, clock=clock, moves=(*state.moves, PlayedMove(usi, spent.spent_s, source)))
     entry = MoveEntry(len(state.moves), usi, source, spent.spent_s, state.snapshot())

@@ -61,6 +61,8 @@ class LishogiGame:
         self.moves: list[str] = []
         self.clocks = Clocks(0, 0, 0)
         self.names: dict[Color, str] = {}
+        self.clock: dict[str, int] = {}
+        """The time control of gameFull's `clock` (`initial`, `increment`, `byoyomi` in ms; `periods`)."""
         self._stream: AsyncIterator[dict[str, Any]] | None = None
         self._pending: list[Event] = []
         self._attempts = reconnect_attempts
@@ -126,6 +128,8 @@ class LishogiGame:
     def _full(self, message: dict[str, Any]) -> None:
         initial = str(message.get("initialSfen") or "startpos")
         self.start_sfen = resolve_start(initial)
+        clock = message.get("clock") or {}
+        self.clock = {str(k): int(v) for k, v in clock.items() if isinstance(v, int | float)}
         for side, key in ((Color.BLACK, "sente"), (Color.WHITE, "gote")):
             player = message.get(key) or {}
             self.names[side] = str(player.get("name") or player.get("id") or "?")

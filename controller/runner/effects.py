@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller.engines.client import GameOver
 from controller.game.commands import (
     Announce,
     AskEngine,
@@ -37,7 +36,7 @@ from controller.game.settings import GameSettings
 from controller.game.state import GameState
 from controller.rules.types import Color, GameResult
 from controller.runner import display
-from controller.runner.opponent import EngineOpponent
+from controller.runner.opponent import Opponent
 from controller.runner.reconciling import ReconcilerPort, apply_to_reconciler
 from controller.runner.robot import GantryRobot
 from controller.web.hub import ViewHub
@@ -91,7 +90,7 @@ class Effects:
         reconciler: the reconciler the board commands address.
         files: the journal and records.
         say: where progress lines go (the console).
-        opponent: the engine (play mode), None in record mode.
+        opponent: the engine or the remote player (play mode), None in record mode.
         robot: the gantry (play mode with a gantry), None otherwise.
         speaker: spoken announcements and moves, when on (`BackgroundSpeaker`, so the loop never waits for it).
         speech_language: `en` or `ja` for the spoken moves.
@@ -104,7 +103,7 @@ class Effects:
     reconciler: ReconcilerPort
     files: GameFiles
     say: Say = print
-    opponent: EngineOpponent | None = None
+    opponent: Opponent | None = None
     robot: GantryRobot | None = None
     speaker: Speaker | None = None
     hub: ViewHub | None = None
@@ -172,8 +171,8 @@ class Effects:
     def _end(self, command: EndGame, state: GameState, now: float) -> None:
         result = command.result
         self.say(f"  game over: {describe_result(result)}")
-        if self.opponent is not None and state.settings.opponent_side is not None:
-            self.opponent.gameover(engine_outcome(result, state.settings.opponent_side))
+        if self.opponent is not None:
+            self.opponent.game_ended(result, state)
 
     def _record_bytes(self, fmt: str) -> bytes:
         from controller.records.io import write_record
@@ -285,13 +284,6 @@ def describe_result(result: GameResult) -> str:
     winner = {Color.BLACK: "sente wins", Color.WHITE: "gote wins", None: "no winner"}[result.winner]
     detail = f" ({result.detail})" if result.detail else ""
     return f"{result.termination.value}, {winner}{detail}"
-
-
-def engine_outcome(result: GameResult, engine_side: Color) -> GameOver:
-    """`gameover` from the engine's point of view."""
-    if result.winner is None:
-        return GameOver.DRAW
-    return GameOver.WIN if result.winner is engine_side else GameOver.LOSE
 
 
 _HANDLERS: dict[type, Callable[[Effects, Any, GameState, float], None]] = {

@@ -22,6 +22,29 @@ from controller.engines.search import SearchResult
 from controller.game.clock import GoArgs
 from controller.game.commands import AskEngine
 from controller.game.events import EngineMoved, Event
+from controller.game.state import GameState
+from controller.rules.types import Color, GameResult
+
+
+class Opponent(Protocol):
+    """What the game loop's effects need of an opponent: the engine here, or a remote player
+    (`controller.runner.remote_opponent`)."""
+
+    def ask(self, command: AskEngine) -> None:
+        """The opponent's turn in `command`'s position: its answer comes back as an event."""
+        ...
+
+    def cancel(self) -> None:
+        """Forget the pending answer (`StopEngine`)."""
+        ...
+
+    def game_ended(self, result: GameResult, state: GameState) -> None:
+        """The game is over (`state` is the final one)."""
+        ...
+
+    def close(self) -> None:
+        """Let go of the opponent."""
+        ...
 
 
 class BlockingEngine(Protocol):
@@ -134,9 +157,22 @@ class EngineOpponent:
         except EngineError as exc:
             self._on_error(f"the engine failed at gameover: {exc}")
 
+    def game_ended(self, result: GameResult, state: GameState) -> None:
+        """`gameover` from the engine's point of view."""
+        side = state.settings.opponent_side
+        if side is not None:
+            self.gameover(engine_outcome(result, side))
+
     def close(self) -> None:
         """Quit the engine (waits for a running search)."""
         self.cancel()
         if self._thread is not None:
             self._thread.join()
         self._engine.close()
+
+
+def engine_outcome(result: GameResult, engine_side: Color) -> GameOver:
+    """`gameover` from the engine's point of view."""
+    if result.winner is None:
+        return GameOver.DRAW
+    return GameOver.WIN if result.winner is engine_side else GameOver.LOSE

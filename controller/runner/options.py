@@ -48,6 +48,8 @@ class SessionOptions:
         board_every: print the compact board every this many moves.
         stall_s: abort when no move is made for this long.
         speak: speak announcements and moves with espeak-ng in this language (`en`, `ja`), None for silence.
+        remote: a `controller.remote.links.RemoteLink`: the opponent is that server's player (play mode).
+        remote_server: where the remote game is, for the record (`csa://host:port`, `lishogi`).
     """
 
     mode: Mode
@@ -71,6 +73,8 @@ class SessionOptions:
     board_every: int = 10
     stall_s: float = 300.0
     speak: str | None = None
+    remote: Any = None
+    remote_server: str = ""
 
 
 @dataclass
@@ -88,6 +92,8 @@ class SessionResult:
     final_frame: Any = None
     frames: int = 0
     reads: int = 0
+    remote_figures: Any = None
+    """Remote play only: `controller.runner.remote_opponent.RemoteFigures`."""
 
 
 def load(options: SessionOptions) -> Config:

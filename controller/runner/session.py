@@ -30,8 +30,9 @@ from controller.planning.planner import Capabilities
 from controller.planning.state import PhysicalState
 from controller.reconcile.reconciler import Reconciler
 from controller.rules.types import Color
+from controller.runner import remote_game
 from controller.runner.effects import Effects, GameFiles, Say
-from controller.runner.opponent import EngineOpponent
+from controller.runner.opponent import EngineOpponent, Opponent
 from controller.runner.options import (
     SessionError,
     SessionOptions,
@@ -40,6 +41,7 @@ from controller.runner.options import (
     game_settings,
     load,
 )
+from controller.runner.remote_opponent import RemoteOpponent
 from controller.runner.robot import GantryRobot
 from controller.runner.shell import GameShell, Limits, ShellReport
 from controller.runner.sim_scene import EngineHuman, MoveSource, RecordHuman, SimScene
@@ -72,6 +74,7 @@ class _Session:
         self.shell_ref: list[GameShell] = []
         self._ask_holder: dict[str, Callable[[Any], None]] = {}
         self._restart: compose.GantryRestart | None = None
+        self.remote: RemoteOpponent | None = None
 
     def post(self, event: Event) -> None:
         """Queue an event for the shell (from worker threads)."""
@@ -90,6 +93,8 @@ class _Session:
         if settings.mode is Mode.PLAY:
             effects.opponent = self._opponent()
             effects.names = _names(settings, self.config.engine.engine)
+            if self.remote is not None and self.remote.start is not None:
+                effects.names = remote_game.names(self.remote.start)
         if settings.gantry:
             effects.robot = robot = self._robot(world, effects)
             if hasattr(eyes, "arm_busy"):
@@ -106,6 +111,8 @@ class _Session:
             limits=limits,
         )  # fmt: skip
         self.shell_ref.append(shell)
+        if self.remote is not None:
+            self.remote.listen(self.post)
         try:
             report = shell.run()
         finally:
@@ -117,6 +124,10 @@ class _Session:
 
     def _start_game(self) -> tuple[GameState, list[Command], GameFiles]:
         options, config = self.options, self.config
+        if options.remote is not None:
+            if options.resume is not None:
+                raise SessionError("a remote game resumes on the server: reconnect without --resume")
+            return self._remote_game()
         if options.resume is not None:
             return self._resume(options.resume)
         settings = game_settings(config, options)
@@ -124,6 +135,25 @@ class _Session:
         name = options.name or f"{settings.mode.value}-{_stamp()}"
         engine = engine_header(engine_spec(config, options)) if settings.mode is Mode.PLAY else {}
         files = GameFiles(out / name, config.game.record_formats, engine)
+        state, commands = initial(settings)
+        return state, list(commands), files
+
+    def _remote_game(self) -> tuple[GameState, list[Command], GameFiles]:
+        """Join the remote game; the local game starts from the server's position with the server's clock."""
+        opponent = RemoteOpponent(self.options.remote, say=self.say)
+        self.stack.callback(opponent.close)
+        self.say(f"  remote: waiting for the game to start on {self.options.remote_server or 'the server'} ...")
+        start = opponent.connect()
+        self.remote = opponent
+        settings = remote_game.remote_settings(game_settings(self.config, self.options), start)
+        self.say(
+            f"  remote: game {start.game_id}: {start.black_name} (sente) vs {start.white_name} (gote); "
+            f"the board plays {'sente' if start.local_side is Color.BLACK else 'gote'}"
+        )
+        out = self.options.out or self.config.game.journal_dir
+        name = self.options.name or f"remote-{_stamp()}"
+        opponent_header = remote_game.header(start, self.options.remote_server)
+        files = GameFiles(out / name, self.config.game.record_formats, opponent_header)
         state, commands = initial(settings)
         return state, list(commands), files
 
@@ -164,7 +194,9 @@ class _Session:
         self.stack.callback(camera.close)
         return camera
 
-    def _opponent(self) -> EngineOpponent:
+    def _opponent(self) -> Opponent:
+        if self.remote is not None:
+            return self.remote
         spec = engine_spec(self.config, self.options)
         engine = compose.usi_engine(spec)
         opponent = EngineOpponent(engine, self.post, fixed=spec.limits.go_limits(), on_error=self._engine_failed)
@@ -290,6 +322,8 @@ class _Session:
     ) -> SessionResult:
         result = SessionResult(report, files, final_frame=getattr(eyes, "last_frame", None))
         result.frames, result.reads = getattr(eyes, "frames", 0), getattr(eyes, "reads", 0)
+        if self.remote is not None:
+            result.remote_figures = self.remote.figures
         if effects.robot is not None:
             result.robot_runs = len(effects.robot.runs)
             result.transfers = sum(run.transfers for run in effects.robot.runs)
