@@ -9,7 +9,7 @@ Pairs of moves are pruned: both moves must start on (or, for a drop, land on) a 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -17,7 +17,17 @@ import cshogi
 import numpy as np
 
 from controller.reconcile.evidence import Evidence
-from controller.reconcile.labels import OCCUPANCY, Hands, Labels, Pairs, move_effect, move_primary_square, square_index
+from controller.reconcile.labels import (
+    HAND_LABELS,
+    LABEL_INDEX,
+    OCCUPANCY,
+    Hands,
+    Labels,
+    Pairs,
+    move_effect,
+    move_primary_square,
+    square_index,
+)
 from controller.reconcile.types import ReconcileConfig
 
 Changes = tuple[tuple[int, int], ...]
@@ -183,18 +193,43 @@ class Scorer:
     def misfit(self, hypothesis: Hypothesis) -> list[int]:
         """Squares that contradict the explanation by more than the mismatch threshold: a piece where it has
         none, none where it has one, the wrong owner, or the wrong kind where it drops a piece. The kinds of
-        pieces already on the board come from the game, not from the reader."""
-        return contradictions(self.evidence, hypothesis.labels(), dropped_squares(hypothesis.moves), self.config)
+        pieces already on the board come from the game, not from the reader. A dropped piece's kind is only
+        weighed against the kinds its player held (a kind nobody could have dropped is a misread)."""
+        labels = hypothesis.labels()
+        dropped = dropped_squares(hypothesis.moves)
+        choices = {square: held_labels(int(labels[square]), hypothesis.hands) for square in dropped}
+        return contradictions(self.evidence, labels, dropped, self.config, choices)
 
 
-def contradictions(evidence: Evidence, labels: Labels, kind_checked: set[int], config: ReconcileConfig) -> list[int]:
-    """Squares of `labels` the evidence contradicts (occupancy everywhere, the kind on `kind_checked`), worst first."""
+def held_labels(dropped: int, hands_after: Hands) -> tuple[int, ...]:
+    """The labels a piece dropped as `dropped` could have been: the dropper's kinds in hand before the drop
+    (those still held after it, and the dropped kind)."""
+    side = 0 if dropped < 14 else 1
+    labels = {dropped}
+    for slot in range(7 * side, 7 * side + 7):
+        if hands_after[slot] > 0:
+            letter = HAND_LABELS[slot]
+            labels.add(LABEL_INDEX[letter])
+    return tuple(sorted(labels))
+
+
+def contradictions(
+    evidence: Evidence,
+    labels: Labels,
+    kind_checked: set[int],
+    config: ReconcileConfig,
+    kind_choices: Mapping[int, Sequence[int]] | None = None,
+) -> list[int]:
+    """Squares of `labels` the evidence contradicts (occupancy everywhere, the kind on `kind_checked`: against
+    every label, or only those `kind_choices` gives for the square), worst first."""
     rows = np.arange(81)
     occupancy = evidence.occupancy_log_probs
     odds = occupancy[rows, evidence.occupancy] - occupancy[rows, OCCUPANCY[labels]]
     for square in kind_checked:
-        kind_odds = evidence.log_probs[square, evidence.best[square]] - evidence.log_probs[square, labels[square]]
-        odds[square] = max(odds[square], kind_odds)
+        row = evidence.log_probs[square]
+        choices = None if kind_choices is None else kind_choices.get(square)
+        best = row[evidence.best[square]] if choices is None else max(row[label] for label in choices)
+        odds[square] = max(odds[square], best - row[labels[square]])
     bad = np.flatnonzero(odds > config.mismatch_log_odds)
     return sorted((int(i) for i in bad), key=lambda i: -float(odds[i]))
 

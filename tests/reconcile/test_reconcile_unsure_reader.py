@@ -60,3 +60,15 @@ def test_one_frame_stand_misread_is_outvoted() -> None:
     frames[2] = _with_hands(frames[2], {})
     results = feed(Reconciler(sfen=CAPTURE_SFEN), frames)
     assert results[2] == MoveCommitted(("5e5d",), results[2].margin)
+
+
+def test_drop_read_as_a_kind_not_in_hand_is_the_held_kind() -> None:
+    """A rook dropped on 1i but read as a lance: sente holds no lance, so the lance is a misread and R*1i, the only
+    drop there that sente could make, is committed (the stands agree: the rook left)."""
+    sfen = "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSN1 b R 1"
+    board = after(sfen, ["R*1i"])
+    lance = split_row({"L": 0.92, "R": 0.03})
+    reader = SyntheticReader(15)
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "1i", lance) for k in range(6)]
+    results = decisions(feed(Reconciler(sfen=sfen), frames))
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*1i",)]
