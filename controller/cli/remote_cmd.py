@@ -110,6 +110,7 @@ def _find(args: argparse.Namespace) -> Any:
 def _play(args: argparse.Namespace, link: Any, server: str) -> int:
     from controller.game.settings import Mode
     from controller.runner.remote_game import figure_lines
+    from controller.runner.remote_opponent import RemoteGameError
     from controller.runner.session import run_session
 
     args.time = None  # the server's clock rules; --time only shaped a challenge
@@ -117,7 +118,10 @@ def _play(args: argparse.Namespace, link: Any, server: str) -> int:
         args, Mode.PLAY, gantry=False if args.assist else None, port=args.port, remote=link, remote_server=server
     )
     start = time.monotonic()
-    result = run_session(options, say=_say)
+    try:
+        result = run_session(options, say=_say)
+    except (ConnectionError, RemoteGameError) as exc:
+        raise CommandError(f"the remote game could not go on: {exc}") from exc
     for line in summary(result, time.monotonic() - start):
         _say(line)
     if result.remote_figures is not None:

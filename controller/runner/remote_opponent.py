@@ -24,8 +24,10 @@ from controller.game.commands import AskEngine
 from controller.game.events import Abort, Event, RemoteEnded, RemoteMoved, ServerClocks
 from controller.game.state import GameState
 from controller.reconcile.labels import EMPTY_INDEX, board_labels, describe_label, square_name
+from controller.remote.csa_protocol import CsaProtocolError
 from controller.remote.events import ChatLine, RemoteEnd, RemoteMove, Resynced, TakenBack
 from controller.remote.links import RemoteLink, RemoteStart
+from controller.remote.lishogi_api import LishogiError
 from controller.rules.types import Color, GameResult, Termination
 
 log = logging.getLogger(__name__)
@@ -94,15 +96,23 @@ class RemoteOpponent:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="remote-opponent", daemon=True)
         self._local: tuple[str, ...] = ()
+        self._sent: set[int] = set()
         self._ended = threading.Event()
         self._listener: concurrent.futures.Future[None] | None = None
 
     # --- called from the game's thread ----------------------------------------------------------------------
 
     def connect(self, timeout_s: float | None = None) -> RemoteStart:
-        """Start the event loop and join the game (blocks until the server starts it)."""
+        """Start the event loop and join the game (blocks until the server starts it).
+
+        Raises:
+            RemoteGameError: the server refused the login or the game; ConnectionError: it cannot be reached.
+        """
         self._thread.start()
-        self.start = asyncio.run_coroutine_threadsafe(self.link.start(), self._loop).result(timeout_s)
+        try:
+            self.start = asyncio.run_coroutine_threadsafe(self.link.start(), self._loop).result(timeout_s)
+        except (LishogiError, CsaProtocolError) as exc:
+            raise RemoteGameError(str(exc)) from exc
         return self.start
 
     def listen(self, post: Callable[[Event], None]) -> None:
@@ -164,8 +174,9 @@ class RemoteOpponent:
             self._desync(server)
             return
         for ply in range(len(server), len(wanted)):
-            if self._mover(ply) is not self._local_side() or ply + 1 in self.figures.sent:
+            if self._mover(ply) is not self._local_side() or ply + 1 in self._sent:
                 continue
+            self._sent.add(ply + 1)
             self.figures.sent[ply + 1] = self._now()
             await self.link.send(wanted[ply])
         if len(server) > len(wanted):
@@ -188,6 +199,7 @@ class RemoteOpponent:
             self._moved(event)
         elif isinstance(event, Resynced):
             self._say(f"  remote: reconnected; the server has {len(event.moves)} moves")
+            self._sent = {ply for ply in self._sent if ply <= len(event.moves)}  # what it lacks is sent again
             asyncio.get_running_loop().create_task(self._sync())
         elif isinstance(event, TakenBack):
             self._desync(event.moves)

@@ -191,6 +191,10 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         self.rfile.read(length)
         parts = self.path.split("?")[0].strip("/").split("/")
+        if parts == ["api", "board", "seek"]:
+            self.server.create_game()
+            self._start_stream()  # the seek is accepted at once: the server closes the stream, as the spec says
+            return
         if parts[:2] == ["api", "challenge"] and len(parts) == 3:
             game = self.server.create_game()
             self._json(200, {"challenge": {"id": game.game_id, "status": "created"}})

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from csa_server import CsaTestServer
+from csa_server import CsaTestServer, ServerFaults
 from lishogi_server import LishogiTestServer
 
 from controller.game.settings import Mode, OpponentKind
@@ -38,10 +38,10 @@ the scripted opponent resigns at its turn after them."""
 class ServerThread:
     """The test CSA server and a scripted gote player, on an event loop in a thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, faults: ServerFaults | None = None) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.server = CsaTestServer()
+        self.server = CsaTestServer(faults)
         self.opponent_end: GameEnd | None = None
         self.received: list[str] = []
 
@@ -125,6 +125,23 @@ def test_a_csa_game_is_played_on_the_board_to_the_opponents_resignation(
     assert record.usi_moves == SAMPLE[:PLIES]
     assert "scripted" in record.headers.values() and "board" in record.headers.values()
     assert len(result.remote_figures.round_trips_ms()) == PLIES // 2 + 1
+
+
+def test_a_dropped_connection_is_resumed_and_the_game_finished(tmp_path: Path) -> None:
+    """The server drops the board's connection after 6 moves: the board logs in again, resynchronises from the
+    server's move list, and the game goes on to the end with every move on the board and in the record."""
+    with ServerThread(ServerFaults(drop={"board": 6})) as server:
+        server.start_opponent(SAMPLE[:PLIES])
+        link = CsaLink(server.settings("board"))
+        result = run_session(
+            _options(tmp_path, link, _record(tmp_path, SAMPLE[:PLIES])), say=lambda _t: None, eyes=TruthEyes
+        )
+        logins = list(server.server.logins)
+    state = result.report.state
+    assert logins.count("board") == 2
+    assert state.usi_moves == tuple(SAMPLE[:PLIES]) and result.board_matches
+    assert state.result is not None and state.result.termination is Termination.RESIGN
+    assert read_record(tmp_path / "remote.csa").usi_moves == SAMPLE[:PLIES]
 
 
 def test_a_lishogi_game_is_played_on_the_board_to_the_end(tmp_path: Path) -> None:

@@ -125,3 +125,20 @@ def test_moves_arrive_as_remote_moves() -> None:
     with LishogiTestServer(TOKEN, SAMPLE) as server:
         events = asyncio.run(run(server))
     assert events == [RemoteMove(Color.BLACK, SAMPLE[0]), RemoteMove(Color.WHITE, SAMPLE[1])]
+
+
+def test_a_seek_finds_the_game_and_its_clock() -> None:
+    """`remote lishogi --seek`: the link seeks, learns its side from the event stream's gameStart, and reads the
+    time control from gameFull."""
+    from controller.remote.links import LishogiFind, LishogiLink
+
+    async def start() -> tuple[object, list[str]]:
+        with LishogiTestServer(TOKEN, SAMPLE[:4]) as server:
+            link = LishogiLink(LishogiApi(Token(TOKEN), server.base_url, timeout_s=5), LishogiFind(seek=True))
+            info = await asyncio.wait_for(link.start(), 10)
+            await link.close()
+            return info, list(server.requests)
+
+    info, requests = asyncio.run(start())
+    assert info.local_side is Color.BLACK and info.main_s == 600 and info.byoyomi_s == 10  # type: ignore[attr-defined]
+    assert any(r.startswith("POST /api/board/seek") for r in requests)
