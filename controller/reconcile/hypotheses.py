@@ -21,6 +21,7 @@ from controller.reconcile.labels import (
     HAND_LABELS,
     LABEL_INDEX,
     OCCUPANCY,
+    SQUARE_LABELS,
     Hands,
     Labels,
     Pairs,
@@ -193,11 +194,17 @@ class Scorer:
     def misfit(self, hypothesis: Hypothesis) -> list[int]:
         """Squares that contradict the explanation by more than the mismatch threshold: a piece where it has
         none, none where it has one, the wrong owner, or the wrong kind where it drops a piece. The kinds of
-        pieces already on the board come from the game, not from the reader. A dropped piece's kind is only
-        weighed against the kinds its player held (a kind nobody could have dropped is a misread)."""
+        pieces already on the board come from the game, not from the reader. When the stands are read and show
+        the dropped piece gone, its kind is only weighed against the kinds its player held (a piece that left
+        the stand as a silver is a silver however the board reads it)."""
         labels = hypothesis.labels()
         dropped = dropped_squares(hypothesis.moves)
-        choices = {square: held_labels(int(labels[square]), hypothesis.hands) for square in dropped}
+        seen = self._hands_seen
+        choices = {
+            square: held_labels(int(labels[square]), hypothesis.hands)
+            for square in dropped
+            if seen is not None and _stand_agrees(int(labels[square]), seen, hypothesis.hands)
+        }
         return contradictions(self.evidence, labels, dropped, self.config, choices)
 
 
@@ -211,6 +218,13 @@ def held_labels(dropped: int, hands_after: Hands) -> tuple[int, ...]:
             letter = HAND_LABELS[slot]
             labels.add(LABEL_INDEX[letter])
     return tuple(sorted(labels))
+
+
+def _stand_agrees(dropped: int, seen: Hands, hands: Hands) -> bool:
+    """The stands as read hold as many pieces of the dropped kind as the explanation leaves its player."""
+    letter = SQUARE_LABELS[dropped]
+    slot = HAND_LABELS.index(letter)
+    return seen[slot] == hands[slot]
 
 
 def contradictions(

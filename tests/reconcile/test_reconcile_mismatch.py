@@ -90,10 +90,11 @@ def test_moved_piece_read_as_another_kind_is_committed() -> None:
 
 
 def test_dropped_piece_read_as_another_kind_is_not_committed() -> None:
-    """A drop's kind must be seen: a gold on 5e while only a silver is in hand is reported, not committed."""
+    """A drop's kind must be seen: a gold on 5e while only a silver is in hand, and the silver still on the
+    stand, is reported, not committed."""
     sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LN1GKGSNL b S 1"
     board = after(sfen, ["S*5e"])
-    labels, hands = edited(board, {"5e": "G"})
+    labels, hands = edited(board, {"5e": "G"}, {"S": 1})
     result = _mismatches(Reconciler(sfen=sfen), labels, hands)[-1]
     assert result.messages == ("sente has no gold in hand to drop.",)
 

@@ -70,5 +70,6 @@ def test_drop_read_as_a_kind_not_in_hand_is_the_held_kind() -> None:
     lance = split_row({"L": 0.92, "R": 0.03})
     reader = SyntheticReader(15)
     frames = [with_square(reader.observe_board(board, 0.1 * k), "1i", lance) for k in range(6)]
+    assert all(frame.hands == {} for frame in frames)
     results = decisions(feed(Reconciler(sfen=sfen), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*1i",)]
