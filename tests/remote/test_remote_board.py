@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -44,6 +44,8 @@ class ServerThread:
         self.server = CsaTestServer(faults)
         self.opponent_end: GameEnd | None = None
         self.received: list[str] = []
+        self.on_receive: Callable[[int], None] = lambda _ply: None
+        """Called with the move number each time the scripted player receives a move (for latency figures)."""
 
     def __enter__(self) -> ServerThread:
         self.thread.start()
@@ -82,6 +84,7 @@ class ServerThread:
                 await client.close()
                 return
             self.received.append(event.usi if hasattr(event, "usi") else "")
+            self.on_receive(len(client.moves))
 
 
 def _record(tmp_path: Path, moves: list[str]) -> Path:
