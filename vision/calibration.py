@@ -1,12 +1,13 @@
 """Calibration to the user's own piece set, from two photos: the starting position, then every piece turned over.
 
-From the start photo the reader knows what stands on every square, so it keeps the classifier's feature vectors
-of each square's crop as examples ("prototypes") of that label, and of the crop turned by 180° as examples of
-the other owner's label. From the flipped photo (same squares, every piece turned over in place) it learns the
-promoted faces of rook, bishop, silver, knight, lance and pawn; gold and king have none and are ignored there.
-At read time each crop's features are compared with the prototypes (cosine similarity, best match per label),
-turned into probabilities and combined with the generic classifier's. The file is JSON, tied to the model it was
-made with (its SHA-256), with the prototypes as base64 float16 arrays.
+From the start photo the reader knows what stands on every square; from the flipped photo (same squares, every
+piece turned over in place) it knows the promoted faces of rook, bishop, silver, knight, lance and pawn (gold and
+king have none and are ignored there). Every known square's crop is cut many times with small random shifts,
+turns, scale, colour, blur and noise (pieces never sit, nor the light fall, the same way twice), and also turned
+by 180° as the other owner's piece; the classifier's feature vectors of these crops train a small linear
+(softmax) model for this one set. At read time that model gives the label probabilities; labels it never saw
+(promoted faces when no flipped photo was given) keep the generic classifier's share. The file is JSON, tied to
+the model it was made with (its SHA-256), with the linear model as base64 float32 arrays.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -25,13 +27,17 @@ from vision.classifier import MODEL_PATH, PieceClassifier, Prediction
 from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, labels_from_board_field
 from vision.orientation import turns_for_side
-from vision.squares import crops_from_frame, rectified_board, square_crops
+from vision.squares import CELL, CROP, MARGIN, crops_from_frame, rectified_board
 
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _PROMOTES = {"R", "B", "S", "N", "L", "P"}
-_SHIFTS = ((0, 0), (2, 0), (-2, 0), (0, 2), (0, -2))
-_MAX_EMPTY = 24  # empty-square examples kept (they are many and alike)
+_VARIANTS = 12  # jittered copies of each known piece square
+_EMPTY_VARIANTS = 3  # ... of each empty square (they are many and alike)
+_STEPS = 300  # gradient steps of the softmax fit
+_RATE = 0.5
+_DECAY = 1e-3
+_UNSEEN_SHARE = 0.2  # weight of the generic probability of a label the set model has no examples of
 
 
 def model_digest(path: Path = MODEL_PATH) -> str:
@@ -39,50 +45,104 @@ def model_digest(path: Path = MODEL_PATH) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _normalise(features: NDArray[np.float32]) -> NDArray[np.float32]:
-    norms = np.linalg.norm(features, axis=1, keepdims=True)
-    return np.asarray(features / np.maximum(norms, 1e-6), dtype=np.float32)
-
-
 def _swap_owner(label: str) -> str:
     return label if label == EMPTY else label.swapcase()
 
 
+def _softmax(logits: NDArray[np.float64]) -> NDArray[np.float64]:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class SetModel:
+    """A softmax model over the classifier's features for one set: standardise, then weights and bias."""
+
+    mean: NDArray[np.float32]
+    scale: NDArray[np.float32]
+    weights: NDArray[np.float32]
+    """D×29 (SQUARE_LABELS order)."""
+    bias: NDArray[np.float32]
+    trained: NDArray[np.bool_]
+    """Which labels had examples (the others keep the generic classifier's probability)."""
+
+    def probs(self, features: NDArray[np.float32], generic: NDArray[np.float64]) -> NDArray[np.float64]:
+        """N×29 probabilities: the set's model over the labels it learned, a damped generic share for the rest
+        (the generic classifier is overconfident on a set it never saw)."""
+        z = (features.astype(np.float64) - self.mean) / self.scale
+        learned = _softmax(z @ self.weights + self.bias)
+        untrained = ~self.trained
+        unseen = generic[:, untrained] * _UNSEEN_SHARE
+        out = learned * self.trained * (1.0 - unseen.sum(axis=1, keepdims=True))
+        out[:, untrained] = unseen
+        return np.asarray(out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12), dtype=np.float64)
+
+
+def fit_set_model(features: NDArray[np.float32], targets: NDArray[np.int64]) -> SetModel:
+    """Softmax regression (L2-regularised, every label weighted equally however many examples it has; plain
+    gradient descent from zero, so deterministic) on examples."""
+    x = features.astype(np.float64)
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-3
+    z = (x - mean) / scale
+    n_labels = len(SQUARE_LABELS)
+    onehot = np.eye(n_labels)[targets]
+    tally = np.bincount(targets, minlength=n_labels)
+    trained = tally > 0
+    sample_weight = (1.0 / (tally[targets] * trained.sum()))[:, None]
+    weights, bias = np.zeros((z.shape[1], n_labels)), np.zeros(n_labels)
+    for _ in range(_STEPS):
+        grad = (_softmax(z @ weights + bias) - onehot) * sample_weight
+        weights -= _RATE * (z.T @ grad + _DECAY * weights)
+        bias -= _RATE * grad.sum(axis=0)
+    bias[~trained] = -1e3
+    f32 = np.float32
+    return SetModel(mean.astype(f32), scale.astype(f32), weights.astype(f32), bias.astype(f32), trained)
+
+
+def _pack(array: NDArray[np.float32]) -> dict[str, object]:
+    return {"shape": list(array.shape), "f32": base64.b64encode(array.astype("<f4").tobytes()).decode("ascii")}
+
+
+def _unpack(entry: dict[str, object]) -> NDArray[np.float32]:
+    raw = np.frombuffer(base64.b64decode(str(entry["f32"])), dtype="<f4")
+    shape = entry["shape"]
+    if not isinstance(shape, list):
+        raise TypeError("shape is not a list")
+    return raw.astype(np.float32).reshape([int(v) for v in shape])
+
+
 @dataclass(frozen=True)
 class Calibration:
-    """Per-label prototype features of one piece set, and how sharply to trust them."""
+    """The model of one piece set, how many examples each label had, and how much the generic classifier adds."""
 
-    prototypes: dict[str, NDArray[np.float32]]
+    model: SetModel
+    examples: dict[str, int]
     model_sha256: str
-    temperature: float = 0.02
     generic_weight: float = 0.1
 
     def adjust(self, prediction: Prediction) -> NDArray[np.float64]:
-        """N×29 probabilities: prototype similarity combined with the generic classifier."""
-        feats = _normalise(prediction.features)
-        sims = np.full((len(feats), len(SQUARE_LABELS)), -1.0)
-        for j, label in enumerate(SQUARE_LABELS):
-            protos = self.prototypes.get(label)
-            if protos is not None and len(protos):
-                sims[:, j] = (feats @ protos.T).max(axis=1)
-        logits = sims / self.temperature + self.generic_weight * np.log(np.maximum(prediction.probs, 1e-9))
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        return np.asarray(p / p.sum(axis=1, keepdims=True), dtype=np.float64)
+        """N×29 probabilities: the set's model, sharpened a little by the generic classifier."""
+        generic = np.maximum(prediction.probs, 1e-9)
+        mixed = np.maximum(self.model.probs(prediction.features, generic), 1e-12)
+        return _softmax(np.log(mixed) + self.generic_weight * np.log(generic))
 
     def to_json(self) -> dict[str, object]:
         """The file's JSON content."""
-        protos = {
-            label: {"shape": list(arr.shape), "f16": base64.b64encode(arr.astype(np.float16).tobytes()).decode("ascii")}
-            for label, arr in self.prototypes.items()
-        }
+        m = self.model
         return {
             "format": "shogi-robot piece calibration",
             "version": FORMAT_VERSION,
             "model_sha256": self.model_sha256,
-            "temperature": self.temperature,
             "generic_weight": self.generic_weight,
-            "prototypes": protos,
+            "examples": self.examples,
+            "set_model": {
+                "mean": _pack(m.mean),
+                "scale": _pack(m.scale),
+                "weights": _pack(m.weights),
+                "bias": _pack(m.bias),
+                "trained": [SQUARE_LABELS[j] for j in np.flatnonzero(m.trained)],
+            },
         }
 
     def save(self, path: Path) -> None:
@@ -95,23 +155,33 @@ class Calibration:
         try:
             data = json.loads(path.read_text())
             if data.get("version") != FORMAT_VERSION:
-                raise CalibrationError(f"{path}: unsupported calibration version {data.get('version')!r}")
-            protos = {}
-            for label, entry in data["prototypes"].items():
-                if label not in SQUARE_LABELS:
-                    raise CalibrationError(f"{path}: unknown label {label!r}")
-                raw = np.frombuffer(base64.b64decode(entry["f16"]), dtype=np.float16)
-                protos[label] = raw.astype(np.float32).reshape(entry["shape"])
-            calibration = cls(
-                protos, str(data["model_sha256"]), float(data["temperature"]), float(data["generic_weight"])
-            )
-        except (KeyError, TypeError, ValueError) as exc:
+                raise CalibrationError(
+                    f"{path}: unsupported calibration version {data.get('version')!r}; calibrate again"
+                )
+            examples = {str(label): int(n) for label, n in dict(data["examples"]).items()}
+            weight = float(data["generic_weight"])
+            calibration = cls(_model_from(data["set_model"]), examples, str(data["model_sha256"]), weight)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, CalibrationError):
                 raise
             raise CalibrationError(f"{path}: malformed calibration file ({exc})") from exc
         if calibration.model_sha256 != model_digest(model_path):
             raise CalibrationError(f"{path}: made for a different classifier model; calibrate again")
         return calibration
+
+
+def _model_from(entry: dict[str, object]) -> SetModel:
+    """The set model from its JSON entry (KeyError/TypeError/ValueError when malformed)."""
+    parts = {key: _unpack(entry[key]) for key in ("mean", "scale", "weights", "bias")}  # type: ignore[arg-type]
+    n_labels = len(SQUARE_LABELS)
+    dim = parts["mean"].shape
+    if parts["weights"].shape != (*dim, n_labels) or parts["bias"].shape != (n_labels,) or parts["scale"].shape != dim:
+        raise ValueError("set model arrays have inconsistent shapes")
+    trained_labels = entry["trained"]
+    if not isinstance(trained_labels, list) or any(label not in SQUARE_LABELS for label in trained_labels):
+        raise ValueError("unknown label in the trained list")
+    trained = np.array([label in trained_labels for label in SQUARE_LABELS])
+    return SetModel(parts["mean"], parts["scale"], parts["weights"], parts["bias"], trained)
 
 
 def _oriented_start(image: Image, classifier: PieceClassifier, sente_side: str | float | None) -> BoardGeometry:
@@ -135,24 +205,46 @@ def _matching_turn(geometry: BoardGeometry, reference: BoardGeometry) -> BoardGe
     return geometry.rotated(int(np.argmin(dists)))
 
 
-def _examples(
-    image: Image, geometry: BoardGeometry, labels: list[str | None], classifier: PieceClassifier
-) -> dict[str, list[NDArray[np.float32]]]:
-    """Features per label for the squares' crops, cut in place and a couple of pixels off (pieces and the found
-    grid never sit exactly the same way twice), and for those crops turned by 180° (as the other owner's)."""
-    board = rectified_board(image, geometry)
-    wanted = [i for i, label in enumerate(labels) if label is not None]
-    out: dict[str, list[NDArray[np.float32]]] = {}
-    for shift in _SHIFTS:
-        crops = square_crops(board, shift)[wanted]
-        turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
-        feats = _normalise(classifier.predict(np.concatenate([crops, turned])).features)
-        for k, i in enumerate(wanted):
-            label = labels[i]
-            assert label is not None
-            out.setdefault(label, []).append(feats[k])
-            out.setdefault(_swap_owner(label), []).append(feats[len(wanted) + k])
+def jittered_crops(board: Image, squares: list[int], variants: int, rng: np.random.Generator) -> Image:
+    """`variants` crops per square of a rectified board, each shifted up to 3 px, turned up to 8°, scaled by up to
+    7 %, with its colour balance, brightness, blur and noise changed (len(squares) × variants, square-major)."""
+    out = np.empty((len(squares) * variants, CROP, CROP, 3), dtype=np.uint8)
+    for n, index in enumerate(squares):
+        row, col = divmod(index, 9)
+        cx, cy = (col + 0.5 + MARGIN) * CELL - 0.5, (row + 0.5 + MARGIN) * CELL - 0.5
+        for v in range(variants):
+            matrix = np.asarray(cv2.getRotationMatrix2D((cx, cy), rng.uniform(-8, 8), rng.uniform(0.93, 1.07)))
+            matrix[:, 2] = matrix[:, 2] + np.array([CROP / 2 - 0.5 - cx, CROP / 2 - 0.5 - cy]) + rng.uniform(-3, 3, 2)
+            crop = cv2.warpAffine(board, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            pixels = np.asarray(crop, dtype=np.float32) * rng.uniform(0.75, 1.25, 3) * rng.uniform(0.6, 1.3)
+            sigma = rng.uniform(0.0, 1.3)
+            if sigma > 0.3:
+                pixels = np.asarray(cv2.GaussianBlur(pixels, (0, 0), sigma), dtype=np.float32)
+            pixels = pixels + rng.normal(0.0, rng.uniform(0.0, 6.0), pixels.shape)
+            out[n * variants + v] = np.clip(pixels, 0, 255).astype(np.uint8)
     return out
+
+
+def _examples(
+    image: Image, geometry: BoardGeometry, labels: list[str | None], classifier: PieceClassifier, seed: int
+) -> tuple[NDArray[np.float32], list[str]]:
+    """Features and labels of jittered crops of the labelled squares, and of those crops turned by 180° (as the
+    other owner's pieces)."""
+    board = rectified_board(image, geometry)
+    rng = np.random.default_rng(seed)
+    feats: list[NDArray[np.float32]] = []
+    names: list[str] = []
+    for empty in (False, True):
+        wanted = [i for i, label in enumerate(labels) if label is not None and (label == EMPTY) == empty]
+        if not wanted:
+            continue
+        variants = _EMPTY_VARIANTS if empty else _VARIANTS
+        crops = jittered_crops(board, wanted, variants, rng)
+        turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
+        feats.append(classifier.predict(np.concatenate([crops, turned])).features)
+        upright = [str(labels[i]) for i in wanted for _ in range(variants)]
+        names += upright + [_swap_owner(label) for label in upright]
+    return np.concatenate(feats), names
 
 
 def calibrate(
@@ -165,22 +257,22 @@ def calibrate(
     """Build a calibration from the start photo and (optionally) the photo with every piece turned over."""
     geometry = _oriented_start(start, classifier, sente_side)
     start_labels: list[str | None] = list(labels_from_board_field(START_BOARD))
-    examples = _examples(start, geometry, start_labels, classifier)
+    feats, names = _examples(start, geometry, start_labels, classifier, seed=1)
     if flipped is not None:
         found = find_board(flipped)
         if found is None:
             raise CalibrationError("flipped photo: board not found")
         flipped_geometry = _matching_turn(found, geometry)
-        promoted: list[str | None] = []
-        for label in start_labels:
-            if label is None or label == EMPTY or label.upper() not in _PROMOTES:
-                promoted.append(None)
-            else:
-                promoted.append("+" + label)
-        for label, feats in _examples(flipped, flipped_geometry, promoted, classifier).items():
-            examples.setdefault(label, []).extend(feats)
-    protos = {label: np.stack(feats) for label, feats in examples.items()}
-    if len(protos.get(EMPTY, ())) > _MAX_EMPTY:
-        keep = np.linspace(0, len(protos[EMPTY]) - 1, _MAX_EMPTY).round().astype(int)
-        protos[EMPTY] = protos[EMPTY][keep]
-    return Calibration(protos, model_digest(model_path))
+        promoted: list[str | None] = [
+            "+" + label if label is not None and label != EMPTY and label.upper() in _PROMOTES else None
+            for label in start_labels
+        ]
+        more_feats, more_names = _examples(flipped, flipped_geometry, promoted, classifier, seed=2)
+        feats, names = np.concatenate([feats, more_feats]), names + more_names
+    targets = np.array([SQUARE_LABELS.index(name) for name in names], dtype=np.int64)
+    counts = {
+        label: int(n)
+        for label, n in zip(SQUARE_LABELS, np.bincount(targets, minlength=len(SQUARE_LABELS)), strict=True)
+        if n
+    }
+    return Calibration(fit_set_model(feats, targets), counts, model_digest(model_path))

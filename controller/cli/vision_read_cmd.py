@@ -123,6 +123,5 @@ def _calibrate(args: argparse.Namespace) -> int:
     start, flipped = _load_image(args.start), _load_image(args.flipped)
     calibration = calibrate(start, flipped, PieceClassifier(), sente_side=args.sente_side)
     calibration.save(args.output)
-    counts = {label: len(p) for label, p in sorted(calibration.prototypes.items())}
-    print(f"calibration written to {args.output}: examples per label {counts}")
+    print(f"calibration written to {args.output}: examples per label {dict(sorted(calibration.examples.items()))}")
     return 0

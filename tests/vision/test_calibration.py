@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import START_BOARD, Calibration, calibrate, model_digest
+from vision.calibration import START_BOARD, Calibration, calibrate, fit_set_model, model_digest
 from vision.classifier import PieceClassifier, Prediction
 from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, labels_from_board_field
@@ -24,18 +24,20 @@ MIDGAME = "ln1g3nl/1ks2rg2/1ppp1s1p1/p3ppp1p/9/P1PP1PP1P/1PS1PS3/1KG2G1R1/LN5NL 
 
 def _random_calibration(seed: int = 0) -> Calibration:
     rng = np.random.default_rng(seed)
-    protos = {label: rng.normal(size=(3, 8)).astype(np.float32) for label in SQUARE_LABELS}
-    return Calibration(protos, model_digest())
+    targets = rng.integers(0, len(SQUARE_LABELS) - 3, 200)  # the last labels get no examples
+    features = (rng.normal(size=(200, 8)) + targets[:, None] * 0.1).astype(np.float32)
+    return Calibration(fit_set_model(features, targets), {"P": 200}, model_digest())
 
 
 def test_file_round_trip(tmp_path: Path) -> None:
-    """A saved calibration loads back with the same prototypes (to float16 precision) and the same output."""
+    """A saved calibration loads back with the same model and gives the same output."""
     original = _random_calibration()
     path = tmp_path / "set.json"
     original.save(path)
     loaded = Calibration.load(path)
-    for label, protos in original.prototypes.items():
-        np.testing.assert_allclose(loaded.prototypes[label], protos, atol=2e-3)
+    np.testing.assert_array_equal(loaded.model.weights, original.model.weights)
+    np.testing.assert_array_equal(loaded.model.trained, original.model.trained)
+    assert loaded.examples == original.examples
     rng = np.random.default_rng(1)
     probs = rng.dirichlet(np.ones(len(SQUARE_LABELS)), 4)
     prediction = Prediction(probs, np.zeros(4), np.zeros(4), rng.normal(size=(4, 8)).astype(np.float32))
@@ -55,7 +57,7 @@ def test_file_for_another_model_refused(tmp_path: Path) -> None:
 def test_malformed_file_refused(tmp_path: Path) -> None:
     """Garbage in a calibration file gives a CalibrationError, not a crash."""
     path = tmp_path / "set.json"
-    path.write_text('{"version": 1, "prototypes": {"K": {"shape": [2, 2]}}}')
+    path.write_text('{"version": 2, "set_model": {"mean": {"shape": [2, 2]}}}')
     with pytest.raises(CalibrationError, match="malformed"):
         Calibration.load(path)
 
