@@ -3,9 +3,10 @@
 Owns: `HumanSettings` (timing and sloppiness, validated), `Step` (one timed change of the world), `Timeline`
 (applies the steps that are due as simulated time passes) and `SimulatedHuman`, which plans a move as steps: an
 arm reaching in over the board from the mover's side, the piece lifted and carried, a capture taken to the
-mover's stand (turned to the mover and face down), a drop taken off the stand, a promotion turned face over,
-the piece set down a little off centre and turned a few degrees, the arm leaving. It does what it is told
-physically, legal or not (an illegal move is planned like any other), and can knock a piece over.
+mover's stand (turned to the mover and face down), a drop taken off the stand, a promotion turned face over (in
+the hand, or where it lies once set down), the piece set down a little off centre and turned a few degrees, the
+arm leaving. It does what it is told physically, legal or not (an illegal move is planned like any other), and
+can knock a piece over.
 Everything random comes from the seed.
 """
 
@@ -38,6 +39,8 @@ class HumanSettings:
         pair_rate: chance that the next move follows at once, with no still moment between (two quick moves).
         capture_first: chance that a capture takes the captured piece off before moving the capturing one.
         spread: standard deviation of the set-down offset, in fractions of a square.
+        promote_after: chance that a promotion is made by setting the piece down face up first and then turning
+            it over where it lies (the player decides once the piece has arrived).
         height_mm: (low, high) height of the hand over the board.
     """
 
@@ -47,6 +50,7 @@ class HumanSettings:
     pair_rate: float = 0.05
     capture_first: float = 0.5
     spread: float = 0.05
+    promote_after: float = 0.3
     height_mm: tuple[float, float] = (50.0, 110.0)
 
     def __post_init__(self) -> None:
@@ -54,8 +58,9 @@ class HumanSettings:
             raise SimError("human: step_s must be positive and reach_steps at least 1")
         if not 0 <= self.pause_s[0] <= self.pause_s[1] or not 0 <= self.height_mm[0] <= self.height_mm[1]:
             raise SimError("human: pause_s and height_mm must be (low, high) ranges with 0 <= low <= high")
-        if not (0.0 <= self.pair_rate <= 1.0 and 0.0 <= self.capture_first <= 1.0 and 0.0 <= self.spread <= 0.2):
-            raise SimError("human: pair_rate and capture_first in 0..1, spread in 0..0.2")
+        rates = (self.pair_rate, self.capture_first, self.promote_after)
+        if not (all(0.0 <= rate <= 1.0 for rate in rates) and 0.0 <= self.spread <= 0.2):
+            raise SimError("human: pair_rate, capture_first and promote_after in 0..1, spread in 0..0.2")
 
 
 @dataclass(frozen=True)
@@ -140,7 +145,11 @@ class SimulatedHuman:
         if captured is not None and not first:
             path.act(lambda b, at: b.lift(captured, at), "lift the captured piece")
         spread = self.settings.spread
-        path.act(lambda b, _: b.set_down(pid, dst, flip=promote, spread=spread), "set down")
+        later = promote and self._rng.random() < self.settings.promote_after
+        path.act(lambda b, _: b.set_down(pid, dst, flip=promote and not later, spread=spread), "set down")
+        if later:
+            path.go(_centre(board, dst))
+            path.act(lambda b, _: b.turn_over(dst), "turn it over: promoted")
         if captured is not None and not first:
             path.go(_stand_centre(path.mover))
             path.act(lambda b, _: b.to_stand(captured, path.mover), "captured piece to the stand")

@@ -3,7 +3,8 @@
 Owns: `VirtualBoard`. Pieces change place only through physical actions: the gantry's head events
 (`on_head_event`: a grip lifts the piece under the head, a release sets it down where the head is, slightly off
 centre; the flip station turns a piece over; a release over nothing valid leaves a lost piece on the table) and
-a person's hand (`lift`, `carry`, `set_down`, `to_stand`, `from_stand`, `knock`, used by `SimulatedHuman`).
+a person's hand (`lift`, `carry`, `set_down`, `to_stand`, `from_stand`, `turn_over`, `turn_over_all`, `knock`,
+used by `SimulatedHuman`).
 `scene()` draws exactly what is there for the virtual camera; `ground_truth()` says what the rules would read.
 Thread-safe: head events arrive from the fake GRBL device's thread while the camera renders.
 """
@@ -244,6 +245,35 @@ class VirtualBoard:
         if not slots:
             raise SimError(f"no {kind} on the {side.value} stand")
         return slots[max(slots)]
+
+    def turn_over(self, square: int) -> str:
+        """A person turns the piece on `square` face over where it lies (a promotion decided after the move, or
+        the calibration's "turn every piece over"); returns the label it now shows. A king or gold has no
+        promoted face: turning one over is refused rather than drawn as a blank back.
+
+        Raises:
+            SimError: no piece rests on the square, or it is a king or gold.
+        """
+        with self._lock:
+            pid = self.piece_at(square)
+            if pid is None:
+                raise SimError(f"nothing to turn over on square {square}")
+            piece = self._pieces[pid]
+            if flipped(piece.label) == piece.label:
+                raise SimError(f"a {base_kind(piece.label)} on square {square} has no other face")
+            self._pieces[pid] = replace(piece, label=flipped(piece.label))
+            return self._pieces[pid].label
+
+    def turn_over_all(self) -> list[int]:
+        """Turn every piece resting on the board that has another face over in place (kings and golds stay);
+        returns the squares turned."""
+        with self._lock:
+            turned = []
+            for pid, piece in list(self._pieces.items()):
+                if isinstance(piece.place, OnSquare) and flipped(piece.label) != piece.label:
+                    self._pieces[pid] = replace(piece, label=flipped(piece.label))
+                    turned.append(piece.place.square)
+            return sorted(turned)
 
     def knock(self, square: int, *, towards: tuple[float, float] = (0.45, 0.3), angle_deg: float = 60.0) -> int:
         """The piece on `square` is knocked half onto its neighbour and turned: it lies on no square."""

@@ -119,3 +119,24 @@ def test_quick_follow_up_has_no_pause() -> None:
     board = VirtualBoard(GEOMETRY, seed=8)
     assert SimulatedHuman(board, HumanSettings(pair_rate=1.0), seed=1).pause() == 0.0
     assert SimulatedHuman(board, HumanSettings(pair_rate=0.0), seed=1).pause() > 0.0
+
+
+def test_promotion_decided_after_the_piece_arrived() -> None:
+    """With promote_after = 1 the bishop is first set down on 2b face up, then turned over where it lies."""
+    sfen = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+    board = VirtualBoard(GEOMETRY, sfen, seed=4)
+    human = SimulatedHuman(board, HumanSettings(promote_after=1.0), seed=4)
+    timeline = Timeline()
+    timeline.extend(human.plan_move("8h2b+", Side.BLACK, 0.0))
+    seen: list[str] = []
+    t = 0.0
+    while timeline.steps:
+        timeline.advance(board, t)
+        label = board.ground_truth()[0][square_index("2b")]
+        if not seen or seen[-1] != label:
+            seen.append(label)
+        t += human.settings.step_s
+    assert seen[0] == "b" and seen[-2:] == ["B", "+B"]  # (emptied first when the capture is taken off first)
+    rules = cshogi.Board(sfen)
+    rules.push_usi("8h2b+")
+    _assert_matches(board, rules)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from controller.reconcile.labels import square_index
-from controller.sim import InGripper, Loose, VirtualBoard
+from controller.sim import InGripper, Loose, SimError, VirtualBoard
 from hardware.geometry import BoardGeometry, Side
 from hardware.settings import load_settings
 
@@ -113,3 +115,35 @@ def test_reset_drops_the_held_piece() -> None:
     board.on_head_event("grip", *_at(GEOMETRY, "7g"))
     board.on_head_event("reset", *_at(GEOMETRY, "7f"))
     assert board.ground_truth()[0][square_index("7f")] == "P"
+
+
+def test_turn_over_in_place_promotes_and_demotes() -> None:
+    """A person turning the pawn on 7g over shows a tokin on the same spot; turning it again shows the pawn."""
+    board = VirtualBoard(GEOMETRY, SFEN, seed=7)
+    square = square_index("7g")
+    before = next(p for p in board.scene().pieces if p.square == square)
+    assert board.turn_over(square) == "+P"
+    after = next(p for p in board.scene().pieces if p.square == square)
+    assert after.label == "+P" and (after.dx, after.dy, after.angle_deg) == (before.dx, before.dy, before.angle_deg)
+    assert board.ground_truth()[0][square] == "+P"
+    assert board.turn_over(square) == "P"
+
+
+def test_turn_over_refuses_a_king_or_an_empty_square() -> None:
+    """A king has no other face, and an empty square has nothing to turn: both are refused."""
+    board = VirtualBoard(GEOMETRY, SFEN, seed=8)
+    for name in ("5i", "5e"):
+        with pytest.raises(SimError):
+            board.turn_over(square_index(name))
+    assert board.ground_truth()[0][square_index("5i")] == "K"
+
+
+def test_turn_over_all_flips_every_piece_but_kings_and_golds() -> None:
+    """The calibration's second picture: every piece on the board turned over where it lies."""
+    board = VirtualBoard(GEOMETRY, "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", seed=9)
+    turned = board.turn_over_all()
+    labels, _ = board.ground_truth()
+    assert len(turned) == 40 - 2 - 4
+    assert labels[square_index("8h")] == "+B" and labels[square_index("2b")] == "+b"
+    assert labels[square_index("5a")] == "k" and labels[square_index("6i")] == "G"
+    assert labels[square_index("1a")] == "+l"
