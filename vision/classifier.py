@@ -28,12 +28,16 @@ N_LABELS = len(SQUARE_LABELS)
 
 def preprocess(crops: Image) -> NDArray[np.float32]:
     """N×H×W×3 BGR crops -> N×3×H×W float32, each crop centred and scaled by its own brightness statistics."""
-    x = crops.astype(np.float32)
-    luma = x.mean(axis=3)
-    mean = luma.mean(axis=(1, 2)).reshape(-1, 1, 1, 1)
-    std = luma.std(axis=(1, 2)).reshape(-1, 1, 1, 1)
-    x = (x - mean) / (std + 12.0)
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+    n = len(crops)
+    x = np.empty((n, 3, *crops.shape[1:3]), np.float32)
+    x[...] = crops.transpose(0, 3, 1, 2)
+    flat = x.reshape(n, -1)
+    luma = flat.reshape(n, 3, -1).sum(axis=1) * np.float32(1 / 3)
+    mean = luma.mean(axis=1)
+    var = np.einsum("ij,ij->i", luma, luma) / luma.shape[1] - mean * mean
+    flat -= mean[:, None]
+    flat *= (1.0 / (np.sqrt(np.maximum(var, 0)) + 12.0))[:, None]
+    return x
 
 
 def softmax(logits: NDArray[np.float32]) -> NDArray[np.float64]:

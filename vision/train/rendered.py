@@ -1,8 +1,10 @@
 """Training crops cut from whole frames of the virtual camera (training only; complements `synth`).
 
-Positions come from random prefixes of real games, frames from `vision.render` under random poses, lighting and
-sometimes an arm, drawn with training styles only. The crops are cut exactly as the reader cuts them
-(`vision.squares`), from the renderer's true grid corners nudged by a pixel or two as a found grid would be.
+Positions come from random prefixes of real games and, as often, from random placements of a set's pieces with
+about half of them promoted (a game position has few promoted pieces); frames from `vision.render` under random
+poses (up to 45 degrees of tilt), picture sizes, lighting and sometimes an arm, drawn with training styles only.
+The crops are cut exactly as the reader cuts them (`vision.squares`), from the renderer's true grid corners
+nudged by a pixel or two as a found grid would be.
 Squares the arm touches are labelled "unreadable"; most empty squares are dropped to keep the classes balanced.
 """
 
@@ -14,11 +16,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardGeometry
-from vision.labels import EMPTY, SQUARE_LABELS
+from vision.labels import EMPTY, HAND_KINDS, SQUARE_LABELS, board_field_from_labels
 from vision.squares import crops_from_frame
 from vision.train.synth import UNREADABLE
 
 GAMES = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "games" / "lishogi-500.usi"
+SET: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
+SIZES: tuple[tuple[int, int], ...] = ((960, 720), (960, 720), (640, 480), (1280, 960), (800, 600))
 
 
 def random_sfen(games: list[list[str]], rng: np.random.Generator) -> str:
@@ -32,6 +36,27 @@ def random_sfen(games: list[list[str]], rng: np.random.Generator) -> str:
     return str(board.sfen())
 
 
+def random_placement(rng: np.random.Generator) -> str:
+    """Some of a set's pieces on random squares, random owners, about half of the promotable ones promoted;
+    the rest in hand."""
+    pieces = [kind for kind, n in SET.items() for _ in range(n)]
+    rng.shuffle(pieces)
+    on_board = int(rng.integers(12, len(pieces) + 1))
+    labels = [EMPTY] * 81
+    hands: dict[str, int] = {}
+    for kind, square in zip(pieces[:on_board], rng.permutation(81), strict=False):
+        label = "+" + kind if kind not in ("K", "G") and rng.random() < 0.5 else kind
+        labels[int(square)] = label if rng.random() < 0.5 else label.lower()
+    for kind in pieces[on_board:]:
+        if kind != "K":
+            side = kind if rng.random() < 0.5 else kind.lower()
+            hands[side] = hands.get(side, 0) + 1
+    hand = "".join(
+        f"{hands[k] if hands[k] > 1 else ''}{k}" for k in (*HAND_KINDS, *map(str.lower, HAND_KINDS)) if k in hands
+    )
+    return f"{board_field_from_labels(labels)} b {hand or '-'} 1"
+
+
 def frame_crops(
     seed: int, styles: list[str], games: list[list[str]], keep_empty: float = 0.15
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
@@ -41,7 +66,9 @@ def frame_crops(
     rng = np.random.default_rng(seed)
     style = styles[int(rng.integers(len(styles)))]
     hand = bool(rng.random() < 0.2)
-    frame = render_position(random_sfen(games, rng), RenderOptions(style=style, seed=seed, size=(960, 720), hand=hand))
+    sfen = random_sfen(games, rng) if rng.random() < 0.5 else random_placement(rng)
+    size = SIZES[int(rng.integers(len(SIZES)))]
+    frame = render_position(sfen, RenderOptions(style=style, seed=seed, size=size, hand=hand))
     corners = np.asarray(frame.board_corners_px, dtype=np.float64) + rng.normal(0, 1.0, (4, 2))
     crops = crops_from_frame(frame.image, BoardGeometry(corners, 1.0))
     keep, targets = [], []

@@ -1,13 +1,27 @@
-"""Train the generic piece classifier on synthetic crops and export it to ONNX (training only; needs `.[train]`).
+"""Train the generic piece classifier and export it to ONNX (training only; needs `.[train]` and, for the
+font-drawn styles, `scripts/install-debs.sh --train`).
 
+Training data: synthetic crops (`vision.train.synth`) of the shipped training styles and of extra styles drawn
+from Japanese fonts (`vision.train.fonts`, one- and two-character, brush and handwritten faces), and crops cut
+from whole rendered frames by the reader's own path (`vision.train.rendered`: real-game positions and random
+placements with many promoted pieces, poses up to 45 degrees). Every batch turns half its crops by 180 degrees
+and swaps their owner (`OWNER_SWAP`), so the owner is learnt from the pointed end alone, symmetrically.
 Reproducible: every crop, the batch order and the network's initial weights come from `--seed` (CPU float
-arithmetic may still differ in the last bits between machines). Two piece styles are held out of training
-entirely (`HELD_OUT`) and the script reports accuracy on them separately: that is the honest figure for a set
-the classifier has never seen. The shipped model was made in two steps (about 25 minutes on two busy cores):
+arithmetic may still differ in the last bits between machines). Two piece styles are held out of training and
+of every choice entirely (`HELD_OUT`); epochs are scored on rendered frames of training styles (`--val-frames`),
+the held-out styles only once, at the end: that is the honest figure for a set the classifier has never seen.
+The shipped model was made in three steps; the first two with this script as of commit 6778c1c
+(`git show 6778c1c:vision/train/train_classifier.py`), whose output is that commit's vision/models/pieces.onnx:
 
     .venv/bin/python -m vision.train.train_classifier --out /tmp/v1/pieces.onnx --cache /tmp/crops
-    .venv/bin/python -m vision.train.train_classifier --out vision/models/pieces.onnx --cache /tmp/crops \
+    .venv/bin/python -m vision.train.train_classifier --out /tmp/v2/pieces.onnx --cache /tmp/crops \
         --rendered 1500 --val-frames 40 --init /tmp/v1/pieces.onnx --epochs 3 --lr 1.5e-3
+
+and the third with this version (see `command` in vision/models/pieces.json for the exact options):
+
+    .venv/bin/python -m vision.train.train_classifier --out vision/models/pieces.onnx --cache /tmp/v1c/cache \
+        --n-train 4000 --n-fonts 12000 --rendered 4000 --val-frames 150 --init /tmp/v2/pieces.onnx \
+        --epochs 1 --lr 1.5e-3 --threads 1
 """
 
 from __future__ import annotations
@@ -16,6 +30,8 @@ import argparse
 import json
 import time
 import zlib
+from collections.abc import Iterator
+from functools import lru_cache
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -25,12 +41,17 @@ from numpy.typing import NDArray
 
 from vision.classifier import MODEL_PATH, preprocess
 from vision.squares import CROP
+from vision.train.fonts import font_tiles
 from vision.train.synth import ASSETS, N_CLASSES, PieceBank, make_dataset
 
 HELD_OUT: tuple[str, ...] = ("ryoko_1kanji", "1kanji_3d")
 """Styles never used in training or tuning (2kanji_3d and orangain share glyphs, so both are trained on)."""
 CHUNK = 4000
 CHANNELS = (12, 24, 32, 48)
+FONT_SEED = 7
+"""Seed of the font-drawn training styles (`vision.train.fonts`)."""
+OWNER_SWAP = np.array([*range(14, 28), *range(14), 28, 29, 30])
+"""Class index of each class turned by 180 degrees (sente <-> gote; empty, sideways, unreadable stay)."""
 
 
 def train_styles() -> list[str]:
@@ -38,9 +59,25 @@ def train_styles() -> list[str]:
     return sorted(p.name for p in ASSETS.iterdir() if p.is_dir() and p.name not in HELD_OUT)
 
 
+def font_styles() -> list[str]:
+    """The font-drawn training styles available on this machine (`gen_*`)."""
+    return sorted(font_tiles(FONT_SEED))
+
+
+@lru_cache(maxsize=2)
+def _bank(styles: tuple[str, ...]) -> PieceBank:
+    """Tiles of shipped and font-drawn styles (per worker process, made once)."""
+    shipped = [s for s in styles if not s.startswith("gen_")]
+    bank = PieceBank.load(shipped)
+    if len(shipped) == len(styles):
+        return bank
+    drawn = font_tiles(FONT_SEED)
+    return PieceBank(bank.tiles | {s: drawn[s] for s in styles if s.startswith("gen_")})
+
+
 def _chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     seed, n, styles = job
-    return make_dataset(seed, n, styles, PieceBank.load(styles))
+    return make_dataset(seed, n, styles, _bank(tuple(styles)))
 
 
 def dataset(seed: int, n: int, styles: list[str], workers: int) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
@@ -51,15 +88,17 @@ def dataset(seed: int, n: int, styles: list[str], workers: int) -> tuple[NDArray
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def cached_dataset(args: argparse.Namespace, styles: list[str]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """The training crops, from `--cache DIR` when generated before with the same seed, size and styles."""
+def cached_dataset(
+    args: argparse.Namespace, styles: list[str], seed: int, n: int
+) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """n synthetic crops, from `--cache DIR` when generated before with the same seed, size and styles."""
     if args.cache is None:
-        return dataset(args.seed, args.n_train, styles, args.workers)
-    path = args.cache / f"crops-{args.seed}-{args.n_train}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
+        return dataset(seed, n, styles, args.workers)
+    path = args.cache / f"crops-{seed}-{n}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
     if path.exists():
         data = np.load(path)
         return data["crops"], data["targets"]
-    crops, targets = dataset(args.seed, args.n_train, styles, args.workers)
+    crops, targets = dataset(seed, n, styles, args.workers)
     args.cache.mkdir(parents=True, exist_ok=True)
     np.savez(path, crops=crops, targets=targets)
     return crops, targets
@@ -138,15 +177,15 @@ def build_model() -> Any:
     return Net()
 
 
-def evaluate(model: Any, x: NDArray[np.float32], y: NDArray[np.int64]) -> float:
-    """Accuracy of the model on preprocessed crops."""
+def evaluate(model: Any, x: NDArray[np.uint8], y: NDArray[np.int64]) -> float:
+    """Accuracy of the model on crops."""
     import torch
 
     model.eval()
     correct = 0
     with torch.no_grad():
         for i in range(0, len(x), 512):
-            logits, _ = model(torch.from_numpy(x[i : i + 512]))
+            logits, _ = model(torch.from_numpy(preprocess(x[i : i + 512])))
             correct += int((logits.argmax(1).numpy() == y[i : i + 512]).sum())
     return correct / len(y)
 
@@ -156,56 +195,86 @@ def gen_init(seed: int) -> np.random.Generator:
     return np.random.default_rng(seed + 999)
 
 
+def training_data(args: argparse.Namespace, styles: list[str]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """Synthetic crops of the shipped training styles and of the font-drawn ones, plus crops of rendered frames."""
+    parts = [cached_dataset(args, styles, args.seed, args.n_train)]
+    if args.n_fonts:
+        parts.append(cached_dataset(args, font_styles(), args.seed + 500, args.n_fonts))
+    if args.rendered:
+        parts.append(rendered(args.seed, args.rendered, styles, args.workers, args.cache))
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def batches(
+    x: NDArray[np.uint8], y: NDArray[np.int64], size: int, gen: np.random.Generator
+) -> Iterator[tuple[NDArray[np.float32], NDArray[np.int64]]]:
+    """Shuffled, preprocessed batches; half the crops turned by 180 degrees with the owner swapped."""
+    order = gen.permutation(len(x))
+    for i in range(0, len(x), size):
+        idx = order[i : i + size]
+        crops, targets = x[idx], y[idx]
+        turn = gen.random(len(idx)) < 0.5
+        crops[turn] = crops[turn, ::-1, ::-1]
+        targets[turn] = OWNER_SWAP[targets[turn]]
+        yield preprocess(crops), targets
+
+
+def fit(args: argparse.Namespace, model: Any, x: NDArray[np.uint8], y: NDArray[np.int64], val: Any) -> None:
+    """Train with AdamW and a one-cycle schedule, printing the loss and the validation accuracy per epoch."""
+    import torch
+
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    gen = np.random.default_rng(args.seed)
+    t0 = time.time()
+    for epoch in range(args.epochs):
+        model.train()
+        total = 0.0
+        for xb, yb in batches(x, y, args.batch, gen):
+            logits, _ = model(torch.from_numpy(xb).contiguous(memory_format=torch.channels_last))
+            loss = loss_fn(logits, torch.from_numpy(yb))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(yb)
+        score = evaluate(model, *val)
+        print(f"epoch {epoch + 1}: loss {total / len(x):.4f} val {score:.4f} ({time.time() - t0:.0f} s)", flush=True)
+
+
 def train(args: argparse.Namespace) -> dict[str, Any]:
-    """Generate data, train, evaluate on held-out styles, export ONNX; returns the figures."""
+    """Generate data, train (validating on frames of training styles), score the held-out styles once at the
+    end, export ONNX; returns the figures."""
     import torch
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     styles = train_styles()
     t0 = time.time()
-    crops, targets = cached_dataset(args, styles)
-    if args.rendered:
-        r_crops, r_targets = rendered(args.seed, args.rendered, styles, args.workers, args.cache)
-        crops, targets = np.concatenate([crops, r_crops]), np.concatenate([targets, r_targets])
-    held = {s: dataset(args.seed + 1 + i, args.n_val, [s], args.workers) for i, s in enumerate(HELD_OUT)}
-    if args.val_frames:
-        for i, s in enumerate(HELD_OUT):
-            held[s + " (frames)"] = rendered(args.seed + 50 + i, args.val_frames, [s], args.workers, args.cache)
-    print(f"data: {len(crops)} training crops from {styles} in {time.time() - t0:.0f} s", flush=True)
-    x, y = preprocess(crops), targets
-    del crops
+    x, y = training_data(args, styles)
+    val = rendered(args.seed + 20, args.val_frames, styles, args.workers, args.cache)
+    print(f"data: {len(x)} training crops, {len(val[0])} validation crops ({time.time() - t0:.0f} s)", flush=True)
     model = build_model()
     if args.init is not None:
-        warm_start(model, args.init, torch.from_numpy(x[gen_init(args.seed).permutation(len(x))[:512]]))
+        sample = preprocess(x[gen_init(args.seed).permutation(len(x))[:512]])
+        warm_start(model, args.init, torch.from_numpy(sample))
     model = model.to(memory_format=torch.channels_last)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
-    gen = np.random.default_rng(args.seed)
-    for epoch in range(args.epochs):
-        model.train()
-        order = gen.permutation(len(x))
-        total = 0.0
-        for i in range(0, len(x), args.batch):
-            idx = order[i : i + args.batch]
-            batch = torch.from_numpy(x[idx]).contiguous(memory_format=torch.channels_last)
-            logits, _ = model(batch)
-            loss = loss_fn(logits, torch.from_numpy(y[idx]))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        figures = {s: evaluate(model, preprocess(c), t) for s, (c, t) in held.items()}
-        print(f"epoch {epoch + 1}: loss {total / len(x):.4f} held-out {figures} ({time.time() - t0:.0f} s)", flush=True)
+    fit(args, model, x, y, val)
+    held = {s: dataset(args.seed + 1 + i, args.n_val, [s], args.workers) for i, s in enumerate(HELD_OUT)}
+    for i, s in enumerate(HELD_OUT):
+        held[s + " (frames)"] = rendered(args.seed + 50 + i, args.held_frames, [s], args.workers, args.cache)
+    figures = {s: evaluate(model, c, t) for s, (c, t) in held.items()}
+    print(f"held-out: {figures}", flush=True)
     export(model, args.out)
     torch.save(model.state_dict(), args.out.with_suffix(".pt"))
     return {
         "train_styles": styles,
+        "font_styles": font_styles() if args.n_fonts else [],
         "held_out": list(HELD_OUT),
         "held_out_crop_accuracy": figures,
+        "validation_crop_accuracy": evaluate(model, *val),
         "seed": args.seed,
         "command": vars(args) | {"out": str(args.out), "cache": None, "init": str(args.init)},
     }
@@ -243,7 +312,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cache", type=Path, help="directory to keep generated crops in between runs")
     parser.add_argument("--rendered", type=int, default=0, help="also train on crops of this many rendered frames")
-    parser.add_argument("--val-frames", type=int, default=0, help="rendered frames per held-out style to score on")
+    parser.add_argument("--n-fonts", type=int, default=0, help="synthetic crops of the font-drawn styles")
+    parser.add_argument("--val-frames", type=int, default=150, help="rendered frames of training styles to validate on")
+    parser.add_argument("--held-frames", type=int, default=40, help="rendered frames per held-out style to score")
     parser.add_argument("--init", type=Path, help="start from this exported ONNX model")
     args = parser.parse_args(argv)
     figures = train(args)

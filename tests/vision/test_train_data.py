@@ -1,0 +1,67 @@
+"""Training-data helpers of the piece classifier: random promoted-heavy placements, the 180-degree owner swap,
+font-drawn piece faces (training only; the tests need no PyTorch)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.labels import EMPTY, KINDS, PIECE_LABELS, SQUARE_LABELS, labels_from_board_field
+from vision.train.fonts import FONT_ROOT, FONTS, font_tiles, has_glyph
+from vision.train.rendered import SET, random_placement
+from vision.train.train_classifier import OWNER_SWAP
+
+
+def test_random_placement_respects_the_set_and_promotes_often() -> None:
+    """Random placements never hold more of a kind than a set has, and about half the promotable pieces on
+    the board are promoted (a game position rarely has any)."""
+    promoted = promotable = 0
+    for seed in range(40):
+        labels = labels_from_board_field(random_placement(np.random.default_rng(seed)).split()[0])
+        pieces = [lab for lab in labels if lab != EMPTY]
+        assert len(pieces) >= 12
+        for kind, limit in SET.items():
+            assert sum(lab.upper().lstrip("+") == kind for lab in pieces) <= limit
+        promotable += sum(lab.upper().lstrip("+") not in ("K", "G") for lab in pieces)
+        promoted += sum(lab.startswith("+") for lab in pieces)
+    assert 0.35 < promoted / promotable < 0.65
+
+
+def test_owner_swap_turns_each_piece_label_into_the_other_sides() -> None:
+    """Turning a crop by 180 degrees maps every piece label to the same kind of the other owner and leaves
+    empty, sideways and unreadable alone; doing it twice is the identity."""
+    for index, label in enumerate(PIECE_LABELS):
+        swapped = PIECE_LABELS[int(OWNER_SWAP[index])]
+        assert swapped.upper() == label.upper() and swapped != label
+    assert list(OWNER_SWAP[len(PIECE_LABELS) :]) == [len(SQUARE_LABELS) - 1, len(SQUARE_LABELS), len(SQUARE_LABELS) + 1]
+    assert (OWNER_SWAP[OWNER_SWAP] == np.arange(len(OWNER_SWAP))).all()
+
+
+def _one_font() -> dict[str, object]:
+    for name, rel in FONTS.items():
+        if (FONT_ROOT / rel).is_file():
+            return {name: FONT_ROOT / rel}
+    pytest.skip("no training font installed (scripts/install-debs.sh --train)")
+
+
+def test_font_tiles_cover_every_kind_and_are_deterministic() -> None:
+    """A font gives one- and two-character styles with a BGRA tile for every kind, the same for the same seed."""
+    fonts = _one_font()
+    first, again = font_tiles(3, fonts), font_tiles(3, fonts)  # type: ignore[arg-type]
+    assert first
+    for style, per_kind in first.items():
+        assert set(per_kind) == set(KINDS)
+        for kind, tiles in per_kind.items():
+            for a, b in zip(tiles, again[style][kind], strict=True):
+                assert a.shape[2] == 4 and a.shape[0] == 96
+                assert np.array_equal(a, b)
+
+
+def test_missing_glyph_is_detected() -> None:
+    """A private-use code point counts as missing; a kanji every Japanese font has counts as present."""
+    from PIL import ImageFont
+
+    path = next(iter(_one_font().values()))
+    font = ImageFont.truetype(str(path), 48)
+    assert has_glyph(font, "歩")
+    assert not has_glyph(font, "\ue001")
