@@ -34,8 +34,9 @@ _PAD = 24  # margin around a candidate quadrilateral in the rectified image
 _VIEW = 440  # side of a view rectified from the grid lines' vanishing points
 _VIEW_FILL = 0.3  # ... in which the grid spans at least this much (stands' edges may widen the view)
 MIN_SUPPORT = 0.7  # mean fraction of grid-line samples that must look like a line
-MIN_LINE = 0.3  # ... and on every single line
+MIN_LINE = 0.12  # ... and on every single line (a rank full of pieces hides most of its line)
 _OFF = 0.08  # where "beside the line" is, in squares
+_PARITY_GAP = 0.4  # the odd and even lines of a direction may differ this much in mean support
 _GOOD_ENOUGH = 0.9  # stop trying candidates once a grid is supported this well
 
 
@@ -86,7 +87,7 @@ def find_board(image: Image) -> BoardGeometry | None:
         if found is None:
             continue
         corners, fractions = _polish(small, _clockwise(found))
-        if supported(fractions) and (best is None or fractions.mean() > best.support):
+        if supported(fractions) and not _aliased(fractions) and (best is None or fractions.mean() > best.support):
             best = BoardGeometry(corners, float(fractions.mean()))
             if best.support >= _GOOD_ENOUGH:
                 break
@@ -116,6 +117,16 @@ def _polish(small: Image, found: FloatArray) -> tuple[FloatArray, FloatArray]:
             break
         corners, fractions = moved, moved_fractions
     return corners, fractions
+
+
+def _aliased(fractions: FloatArray) -> bool:
+    """True when, in either direction, every other line is seen much worse than the rest: a grid at half the
+    real spacing, whose odd "lines" cross the squares (pieces hide whole lines too, but not every other one)."""
+    for axis in (0, 1):
+        lines = fractions[10 * axis : 10 * axis + 10]
+        if abs(float(lines[0::2].mean()) - float(lines[1::2].mean())) > _PARITY_GAP:
+            return True
+    return False
 
 
 def _clockwise(corners: FloatArray) -> FloatArray:
