@@ -51,13 +51,15 @@ class Proposal:
         kind: how it is treated.
         key: identity for counting agreeing frames.
         result: what to report once it is settled (for MOVE: the commit, applied by the reconciler).
-        pending: the reason reported while it is not settled yet.
+        pending: the reason reported while it is not settled yet (or, for a held MOVE, while it is held).
+        held: a MOVE to hold back for `stand_wait_seconds` (the piece stands still read as before it).
     """
 
     kind: ProposalKind
     key: Hashable
     result: Result
     pending: str = ""
+    held: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,15 +128,6 @@ def stand_lagging(seen: Hands, before: Hands, best: Hypothesis) -> list[int]:
 
 
 def _clear_winner(game: GameView, best: Hypothesis, margin: float, scorer: Scorer) -> Proposal:
-    seen = scorer.hands_seen
-    if seen is not None and not best.takeback and stand_lagging(seen, game.hands, best):
-        sentences = hands_sentences(seen, best.hands)
-        return Proposal(
-            ProposalKind.PROBLEM,
-            ("hands", best.key()),
-            Mismatch(sentences),
-            f"waiting for the piece stands: {sentences[0]}",
-        )
     if best.takeback:
         return Proposal(ProposalKind.TAKEBACK, ("takeback", best.key()), Takeback(best.takeback, best.moves))
     if not best.moves:
@@ -144,7 +137,13 @@ def _clear_winner(game: GameView, best: Hypothesis, margin: float, scorer: Score
         squares = tuple(square_name(i) for i in _changed(best, game.labels))
         sentence = f"the move to make is {expected}, but the board shows {best.moves[0]} instead."
         return Proposal(ProposalKind.PROBLEM, ("wrong", best.moves), Mismatch((sentence,), squares), sentence)
-    return Proposal(ProposalKind.MOVE, ("move", best.moves), MoveCommitted(best.moves, round(margin, 3)))
+    commit = MoveCommitted(best.moves, round(margin, 3))
+    seen = scorer.hands_seen
+    lagging = [] if seen is None else stand_lagging(seen, game.hands, best)
+    if seen is not None and lagging:
+        pending = f"waiting for the piece stands: {hands_sentences(seen, best.hands, lagging)[0]}"
+        return Proposal(ProposalKind.MOVE, ("move", best.moves), commit, pending, held=True)
+    return Proposal(ProposalKind.MOVE, ("move", best.moves), commit)
 
 
 def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: ReconcileConfig) -> Proposal:

@@ -10,6 +10,8 @@ stands and unreadable squares.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import cshogi
 import numpy as np
 
@@ -134,11 +136,12 @@ def _attempted_board_move(board: cshogi.Board, src: int, dst: int, moved: int, e
     return None if verdict.legal else verdict.explanation
 
 
-def hands_sentences(seen: Hands, wanted: Hands) -> tuple[str, ...]:
-    """One sentence per kind whose count on a stand differs from the position."""
+def hands_sentences(seen: Hands, wanted: Hands, slots: Iterable[int] | None = None) -> tuple[str, ...]:
+    """One sentence per kind (among `slots`, default all) whose count on a stand differs from the position."""
     sentences = []
+    among = set(range(len(seen)) if slots is None else slots)
     for slot, (have, want) in enumerate(zip(seen, wanted, strict=True)):
-        if have == want:
+        if have == want or slot not in among:
             continue
         letter = HAND_LABELS[slot]
         side = SIDE_NAMES["b" if letter.isupper() else "w"]

@@ -165,6 +165,8 @@ class Reconciler:
         if isinstance(proposal.result, MoveCommitted):
             if not agreed:
                 return Waiting(f"confirming {' then '.join(proposal.result.moves)} ({count}/{needed})")
+            if proposal.held and now - since < self._config.stand_wait_seconds and not self._now:
+                return Waiting(proposal.pending)
             for usi in proposal.result.moves:
                 self._push(usi)
             self._streak = None

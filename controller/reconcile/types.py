@@ -150,8 +150,11 @@ class ReconcileConfig:
         hand_weight: log-likelihood cost per piece of difference between the seen and explained hands
             (scaled by the observation's hand_confidence).
         hands_min_confidence: below this, hand counts are not used at all.
-        settle_seconds: a problem (mismatch, ambiguity, unclear square, wrong hands) must persist this long
-            before it is reported; until then the result is Waiting.
+        settle_seconds: a problem (mismatch, ambiguity, unclear square, a move other than the expected one)
+            must persist this long before it is reported; until then the result is Waiting.
+        stand_wait_seconds: a move whose piece stands still read as before it (the captured piece not on the
+            stand yet, the dropped one still there) is held back this long, then committed on the board's
+            evidence (a stand the reader miscounts must not stop the game).
         probability_floor: probabilities are clipped to this before taking logs.
         max_takeback_plies: how far back takebacks are looked for (0: the whole game).
         max_candidates: most candidates listed in Ambiguous.
@@ -170,6 +173,7 @@ class ReconcileConfig:
     hand_weight: float = 2.5
     hands_min_confidence: float = 0.5
     settle_seconds: float = 1.0
+    stand_wait_seconds: float = 1.0
     probability_floor: float = 1e-4
     max_takeback_plies: int = 0
     max_candidates: int = 4
@@ -186,7 +190,7 @@ class ReconcileConfig:
             raise ConfigError("unclear_probability must be in (0, 1) and hands_min_confidence in [0, 1]")
         if min(self.pair_penalty, self.takeback_penalty, self.replace_penalty, self.hand_weight) < 0:
             raise ConfigError("penalties and hand_weight must not be negative")
-        if self.settle_seconds < 0 or not 0.0 < self.probability_floor < 0.1:
-            raise ConfigError("settle_seconds must be >= 0 and probability_floor in (0, 0.1)")
+        if min(self.settle_seconds, self.stand_wait_seconds) < 0 or not 0.0 < self.probability_floor < 0.1:
+            raise ConfigError("settle_seconds and stand_wait_seconds must be >= 0 and probability_floor in (0, 0.1)")
         if self.max_takeback_plies < 0 or self.max_candidates < 2 or self.max_messages < 1:
             raise ConfigError("max_takeback_plies >= 0, max_candidates >= 2 and max_messages >= 1 are required")

@@ -148,15 +148,29 @@ def test_hands_disagreeing_with_a_drop_are_asked_about() -> None:
 
 
 def test_capture_waits_for_the_piece_stand() -> None:
-    """A capture is not committed while the stand still lacks the captured piece; it is once the stand shows it."""
+    """A capture is held back while the stand still lacks the captured piece (saying so), and committed at once
+    when the stand shows it."""
     sfen = "lnsgkgsnl/1r5b1/pppp1pppp/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b - 1"
     reconciler = Reconciler(sfen=sfen)
     reader = SyntheticReader(6)
     board = after(sfen, ["5e5d"])
     labels, _ = edited(board, {})
-    early = feed(reconciler, still(reader, labels, board_hands(cshogi.Board(sfen)), 0.0, SETTLE_FRAMES))
+    early = feed(reconciler, still(reader, labels, board_hands(cshogi.Board(sfen)), 0.0, 8))
     assert not any(isinstance(r, MoveCommitted) for r in early)
-    assert "piece stand" in decisions(early)[-1].messages[0]
-    reconciler.observe(reader.observe_board(board, 1.9, stable=False))  # the hand putting it on the stand
-    late = decisions(feed(reconciler, still(reader, labels, board_hands(board), 2.0, 4)))
+    assert isinstance(early[-1], Waiting) and "piece stand" in early[-1].reason
+    reconciler.observe(reader.observe_board(board, 0.8, stable=False))  # the hand putting it on the stand
+    late = decisions(feed(reconciler, still(reader, labels, board_hands(board), 0.9, 4)))
     assert [r.moves for r in late] == [("5e5d",)]
+
+
+def test_stand_that_never_shows_the_capture_does_not_stop_the_game() -> None:
+    """A stand read as before the capture for longer than stand_wait_seconds (a reader that miscounts it): the
+    board's evidence commits the capture."""
+    sfen = "lnsgkgsnl/1r5b1/pppp1pppp/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b - 1"
+    reconciler = Reconciler(sfen=sfen)
+    board = after(sfen, ["5e5d"])
+    labels, _ = edited(board, {})
+    results = feed(reconciler, still(SyntheticReader(7), labels, board_hands(cshogi.Board(sfen)), 0.0, 15))
+    committed = [(k, r) for k, r in enumerate(results) if isinstance(r, MoveCommitted)]
+    assert [r.moves for _, r in committed] == [("5e5d",)]
+    assert committed[0][0] * 0.1 >= reconciler.config.stand_wait_seconds
