@@ -17,16 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.config import CameraConfig, CameraKind
+from controller.config import CameraConfig, CameraKind, split_gantry_port
 from controller.engines.spec import EngineSpec
 from controller.planning.executor import AskHuman, Executor, Interruption
 from controller.planning.model import Transfer
 from controller.planning.state import PhysicalState
+from hardware.config import load_toml
 from hardware.devices import DeviceHandlers, Devices, build_devices
 from hardware.geometry import Side
 from hardware.gpio_backend import GpioBackend
 from hardware.gpio_settings import GpioBackendKind, GpioSettings
-from hardware.settings import HardwareSettings, load_settings
+from hardware.settings import HardwareSettings, load_settings, settings_from_document
 
 if TYPE_CHECKING:
     from controller.engines.sync import SyncEngine
@@ -44,8 +45,12 @@ class MonotonicClock:
 
 
 def hardware_settings(config: Path | None) -> HardwareSettings:
-    """The [gantry]/[board]/[stands]/[gpio] settings of `config`, or the documented default when None."""
-    return load_settings(config)
+    """The [gantry]/[board]/[stands]/[gpio] settings of `config` (its [gantry] port aside), or the documented
+    default when None."""
+    if config is None:
+        return load_settings(None)
+    doc, _port = split_gantry_port(load_toml(config))
+    return settings_from_document(doc)
 
 
 def gpio_backend(settings: GpioSettings, clock: MonotonicClock | None = None) -> GpioBackend:

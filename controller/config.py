@@ -82,6 +82,9 @@ class CameraConfig:
         path: the file or directory (kind file).
         resolution: frame width and height in pixels.
         stand_regions: per side (`b`, `w`), the stand's corners in board grid units, when not the default.
+        sente_side: the picture side sente sits at (`bottom`, `top`, `left`, `right`, or a direction in degrees,
+            0 = right, 90 = bottom, as `vision.orientation`), fixed by the camera's mount; None: the reader
+            decides from the pieces (sente towards the picture bottom).
     """
 
     kind: CameraKind
@@ -89,6 +92,7 @@ class CameraConfig:
     path: Path | None = None
     resolution: tuple[int, int] = (1640, 1232)
     stand_regions: Mapping[str, tuple[tuple[float, float], ...]] | None = None
+    sente_side: str | float | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,8 @@ class SimConfig:
         human: `engine` (a second engine instance plays the human) or a record file to replay.
         human_engine: the engine playing the simulated human.
         human_movetime_ms: its thinking time per move.
+        human_skill_level: its `Skill Level` (fairy-stockfish, -20..20; None: full strength): a weaker simulated
+            human loses to the robot's engine, so a simulated game ends by mate in a few minutes.
     """
 
     seed: int = 0
@@ -108,6 +114,7 @@ class SimConfig:
     human: str = "engine"
     human_engine: str = "fairy-stockfish"
     human_movetime_ms: int = 200
+    human_skill_level: int | None = None
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,8 @@ class Config:
     sim: SimConfig
     hardware: HardwareSettings | None
     source: Path | None = None
+    gantry_port: str | None = None
+    """[gantry] port: the gantry controller's serial device (`--port` overrides it); None when not given."""
 
     def game_settings(self, mode: Mode | None = None) -> GameSettings:
         """The state machine's settings, for `mode` (default: the config's)."""
@@ -168,6 +177,10 @@ class _Reader(Section):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise self._error(key, f"must be an array of strings, got {value!r}")
         return tuple(value)
+
+    def value(self, key: str) -> object:
+        """A key's raw value (marked as read), for keys of more than one type."""
+        return self._raw(key, None)
 
     def options(self) -> dict[str, OptionValue]:
         """Every key of this table as an engine option (text, integer or boolean)."""
@@ -228,6 +241,7 @@ def config_from_document(
     if unknown:
         known = ", ".join(KNOWN_SECTIONS)
         raise ConfigError(unknown[0], None, f"unknown section (known: {known})")
+    doc, port = split_gantry_port(doc)
     hardware = _read_hardware(doc)
     game = _read_game(_reader("game", doc), base)
     if game.gantry and game.mode is Mode.PLAY and hardware is None:
@@ -240,7 +254,27 @@ def config_from_document(
         sim=_read_sim(_reader("sim", doc), base, styles if styles is not None else shipped_styles()),
         hardware=hardware,
         source=source,
+        gantry_port=port,
     )
+
+
+def split_gantry_port(doc: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The document without [gantry] port (the hardware sections do not know it), and the port, checked: a
+    device path such as `/dev/ttyACM0` or a pyserial URL such as `socket://host:port`."""
+    rest = dict(doc)
+    gantry = rest.get("gantry")
+    if not isinstance(gantry, Mapping) or "port" not in gantry:
+        return rest, None
+    port = gantry["port"]
+    rest["gantry"] = {key: value for key, value in gantry.items() if key != "port"}
+    if not isinstance(port, str) or not port.strip() or port != port.strip():
+        raise ConfigError("gantry", "port", f"must be a serial device such as '/dev/ttyACM0', got {port!r}")
+    if not (port.startswith("/") or "://" in port):
+        raise ConfigError(
+            "gantry", "port", f"must be a device path such as '/dev/ttyACM0' or a URL such as 'socket://host:23', "
+            f"got {port!r}"
+        )  # fmt: skip
+    return rest, port
 
 
 def _reader(name: str, doc: Mapping[str, Any]) -> _Reader:
@@ -362,9 +396,28 @@ def _read_camera(s: _Reader, base: Path) -> CameraConfig:
         polygons = {side: stands.polygon(name) for side, name in (("b", "black"), ("w", "white"))}
         stands.finish()
         regions = {side: p for side, p in polygons.items() if p is not None}
+    sente_side = _sente_side(s)
     s.finish()
     size = (int(resolution[0]), int(resolution[1])) if resolution else (1640, 1232)
-    return CameraConfig(kind, index, path, size, regions)
+    return CameraConfig(kind, index, path, size, regions, sente_side)
+
+
+SENTE_SIDES = ("bottom", "top", "left", "right")
+"""Picture sides `[camera] sente_side` may name (`vision.orientation.SIDES`, copied: vision is not imported)."""
+
+
+def _sente_side(s: _Reader) -> str | float | None:
+    if not s.has("sente_side"):
+        return None
+    value = s.value("sente_side")
+    if isinstance(value, str) and value in SENTE_SIDES:
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool) and -360.0 <= value <= 360.0:
+        return float(value)
+    raise ConfigError(
+        "camera", "sente_side", f"must be one of {', '.join(SENTE_SIDES)} or a direction in degrees "
+        f"(-360..360, 90 = picture bottom), got {value!r}"
+    )  # fmt: skip
 
 
 def _read_sim(s: _Reader, base: Path, styles: Collection[str]) -> SimConfig:
@@ -380,6 +433,7 @@ def _read_sim(s: _Reader, base: Path, styles: Collection[str]) -> SimConfig:
         human=human,
         human_engine=s.string("human_engine", default="fairy-stockfish"),
         human_movetime_ms=s.integer("human_movetime_ms", default=200, low=1, high=600_000),
+        human_skill_level=s.optional_integer("human_skill_level", low=-20, high=20),
     )
     s.finish()
     return sim
