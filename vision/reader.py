@@ -151,6 +151,20 @@ class BoardReader:
         """Forget the grid (the next read searches for it again)."""
         self._geometry = None
 
+    @property
+    def classifier(self) -> PieceClassifier:
+        """The generic classifier (a piece-set calibration is learnt on its features)."""
+        return self._classifier
+
+    @property
+    def settings(self) -> ReaderSettings:
+        """The reader's settings."""
+        return self._settings
+
+    def use_calibration(self, calibration: Calibrator | None) -> None:
+        """Read with this piece-set calibration from the next frame on (None: the generic classifier alone)."""
+        self._calibration = calibration
+
     def read(self, image: Image) -> BoardRead:
         """Read one frame."""
         start = self._clock()

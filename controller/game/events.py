@@ -145,6 +145,13 @@ class Declare:
 
 
 @dataclass(frozen=True)
+class TakebackAsked:
+    """A player asked (on the web page) to take back their last move: `side` is the asking player's side."""
+
+    side: Color
+
+
+@dataclass(frozen=True)
 class NewGame:
     """Leave this game and set up the next one."""
 
@@ -173,6 +180,7 @@ Event = (
     | Tick
     | Resign
     | Declare
+    | TakebackAsked
     | NewGame
     | Abort
 )

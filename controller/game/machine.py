@@ -45,6 +45,7 @@ from controller.game.events import (
     RemoteMoved,
     Resign,
     ServerClocks,
+    TakebackAsked,
     TakebackSeen,
     Tick,
     TransferDone,
@@ -187,6 +188,22 @@ def _takeback_seen(state: GameState, event: TakebackSeen, now: float) -> Step:
     return ask_takeback(state, event.plies, now)
 
 
+def _takeback_asked(state: GameState, event: TakebackAsked, now: float) -> Step:
+    """Take back the asking player's last move (and the opponent's reply after it); in record mode, the last
+    move. The pieces must then go back by hand: the reconciler waits for the earlier position."""
+    if state.phase not in IN_PLAY or state.phase in (Phase.PROMPT, Phase.ROBOT_MOVING):
+        return state, [Announce("A takeback is possible during a game, with no question open and the arm at rest.")]
+    asker = event.side if state.settings.opponent_side is not None else None
+    last = next((i for i in reversed(range(len(state.moves))) if asker in (None, state.mover(i))), None)
+    if last is None:
+        return state, [Announce("There is no move to take back.")]
+    plies = len(state.moves) - last
+    if server_judges(state):
+        return refuse_takeback(state, plies)
+    state, commands = apply_takeback(state, plies, now)
+    return state, [*commands, Announce("Set the pieces back as the board diagram shows.")]
+
+
 def _ambiguous_seen(state: GameState, event: AmbiguousSeen, now: float) -> Step:
     candidates = tuple(tuple(c) for c in event.candidates if c)
     if not candidates:
@@ -281,6 +298,7 @@ _HANDLERS: dict[type, Callable[[GameState, Any, float], Step]] = {
     ButtonPressed: _button,
     Resign: _resign,
     Declare: _declare,
+    TakebackAsked: _takeback_asked,
     Tick: _tick,
     NewGame: _new_game,
     Abort: _abort,

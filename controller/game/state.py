@@ -139,6 +139,11 @@ class GameState:
         first = Color(self.settings.start_sfen.split()[1])
         return first if len(self.moves) % 2 == 0 else first.opponent
 
+    def mover(self, index: int) -> Color:
+        """Who played the move at `index` (0-based) of this game."""
+        first = Color(self.settings.start_sfen.split()[1])
+        return first if index % 2 == 0 else first.opponent
+
     def expect_position(self, plies: int | None = None) -> ExpectPosition:
         """The command syncing the reconciler to the game after the first `plies` moves (all when None)."""
         moves = self.usi_moves if plies is None else self.usi_moves[:plies]

@@ -100,7 +100,7 @@ def status_text(state: GameState) -> str:
     return STATUS[state.phase].format(side=side, opponent=opponent)
 
 
-def game_view(state: GameState, now: float, *, prompt_id: int, names: dict[str, str]) -> GameView:
+def game_view(state: GameState, now: float, *, prompt_id: int, names: dict[str, str], notice: str = "") -> GameView:
     """The web page's view of `state`."""
     prompt = None
     if state.phase is Phase.PROMPT and state.prompt is not None:
@@ -118,6 +118,7 @@ def game_view(state: GameState, now: float, *, prompt_id: int, names: dict[str, 
         prompt=prompt,
         result=result,
         names=names,
+        notice=notice,
     )
 
 

@@ -37,6 +37,7 @@ from controller.game.state import GameState
 from controller.rules.types import Color, GameResult
 from controller.runner import display
 from controller.runner.opponent import Opponent
+from controller.runner.page_controls import PageControls
 from controller.runner.reconciling import ReconcilerPort, apply_to_reconciler
 from controller.runner.robot import GantryRobot
 from controller.web.hub import ViewHub
@@ -98,6 +99,7 @@ class Effects:
         on_prompt: told of each prompt (the simulated human answers through it).
         board_every: print the compact board every this many moves (0: only at the end).
         names: player names for the web page.
+        controls: the page's controls that are not game events (emergency stop, jog, calibrations).
     """
 
     reconciler: ReconcilerPort
@@ -111,6 +113,7 @@ class Effects:
     board_every: int = 10
     names: dict[str, str] = field(default_factory=dict)
     speech_language: str = "en"
+    controls: PageControls | None = None
     outside: queue.Queue[Event] = field(default_factory=queue.Queue)
     announcements: list[str] = field(default_factory=list)
     _prompt_id: int = 0
@@ -141,10 +144,16 @@ class Effects:
         self.robot.execute(command)
 
     def _announce(self, command: Announce, state: GameState, now: float) -> None:
-        self.announcements.append(command.text)
-        self.say(f"  » {command.text}")
+        self.tell(command.text)
+        if self.hub is not None:
+            self._publish(state, now)
+
+    def tell(self, text: str) -> None:
+        """Say `text` to the players: console, speech, and the page's notice (at its next update)."""
+        self.announcements.append(text)
+        self.say(f"  » {text}")
         if self.speaker is not None:
-            self.speaker.say(command.text)
+            self.speaker.say(text)
 
     def _prompt(self, command: Prompt, state: GameState, now: float) -> None:
         self._prompt_id += 1
@@ -208,7 +217,8 @@ class Effects:
 
     def _publish(self, state: GameState, now: float) -> None:
         assert self.hub is not None
-        self.hub.publish(display.game_view(state, now, prompt_id=self._prompt_id, names=self.names))
+        notice = self.announcements[-1] if self.announcements else ""
+        self.hub.publish(display.game_view(state, now, prompt_id=self._prompt_id, names=self.names, notice=notice))
 
     def publish_idle(self, text: str) -> None:
         """Show a status on the page before the game starts."""
@@ -236,6 +246,8 @@ class Effects:
             command = self.hub.take_command()
             while command is not None:
                 event = web_event(command, state)
+                if event is None and self.controls is not None:
+                    event = self.controls.handle(command, state)
                 if event is not None:
                     events.append(event)
                 command = self.hub.take_command()

@@ -16,6 +16,7 @@ from controller.game.events import (
     NewGame,
     PromptAnswered,
     Resign,
+    TakebackAsked,
     TakebackSeen,
 )
 from controller.game.state import GameState
@@ -40,7 +41,8 @@ def event_of(result: Result) -> Event | None:
 
 
 def web_event(command: WebCommand, state: GameState) -> Event | None:
-    """The event a page's command stands for (None for commands the game loop does not handle)."""
+    """The event a page's command stands for (None for the controls that are not game events: the emergency stop,
+    jogging and calibration are `controller.runner.page_controls`)."""
     human = _human_side(state)
     if command.kind is CommandKind.RESIGN:
         return Resign(human)
@@ -50,6 +52,8 @@ def web_event(command: WebCommand, state: GameState) -> Event | None:
         return NewGame()
     if command.kind is CommandKind.ANSWER:
         return PromptAnswered(str(command.args.get("answer", "")))
+    if command.kind is CommandKind.TAKEBACK:
+        return TakebackAsked(human)
     return None
 
 

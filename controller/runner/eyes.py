@@ -63,6 +63,11 @@ class CameraEyes:
         self.frames = 0
         self.reads = 0
 
+    @property
+    def reader(self) -> Reader:
+        """The board reader (the page's calibrations teach it)."""
+        return self._reader
+
     def look(self, now: float) -> Observation | None:
         """The observation of the next frame, or None when the source gave none."""
         frame = self._source.read()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from controller.planning.state import PhysicalState
 from controller.reconcile.reconciler import Reconciler
 from controller.rules.types import Color
 from controller.runner import remote_game
+from controller.runner.calibrations import GantrySurveyor, SetLearner
 from controller.runner.effects import Effects, GameFiles, Say
 from controller.runner.opponent import EngineOpponent, Opponent
 from controller.runner.options import (
@@ -41,6 +42,7 @@ from controller.runner.options import (
     game_settings,
     load,
 )
+from controller.runner.page_controls import PageControls
 from controller.runner.remote_opponent import RemoteOpponent
 from controller.runner.robot import GantryRobot
 from controller.runner.shell import GameShell, Limits, ShellReport
@@ -75,6 +77,8 @@ class _Session:
         self._ask_holder: dict[str, Callable[[Any], None]] = {}
         self._restart: compose.GantryRestart | None = None
         self.remote: RemoteOpponent | None = None
+        self.hardware_now = config.hardware
+        """The hardware settings the robot uses now (a gantry calibration on the page replaces the geometry)."""
 
     def post(self, event: Event) -> None:
         """Queue an event for the shell (from worker threads)."""
@@ -231,7 +235,7 @@ class _Session:
             holder["ask"](transfer)
 
         def make(state: PhysicalState) -> Executor:
-            return compose.executor(restart.gantry, hardware, state, ask_human=ask)
+            return compose.executor(restart.gantry, self.hardware_now or hardware, state, ask_human=ask)
 
         def bring_back(interruption: Any) -> None:
             restart(interruption)
@@ -284,9 +288,35 @@ class _Session:
         server.start()
         self.stack.callback(server.stop)
         effects.hub = hub
+        effects.controls = self._page_controls(effects, eyes)
         effects.publish_idle("waiting for the starting position")
         self.say(f"  web page: {server.url}")
         return FramesToPage(eyes, hub, self.clock)
+
+    def _page_controls(self, effects: Effects, eyes: Any) -> PageControls:
+        """The page's emergency stop, jog and calibrations, on this session's gantry and reader."""
+        restart, out = self._restart, self.options.out or self.config.game.journal_dir
+        hold: Any = _NoGantry() if restart is None else _Hold(restart)
+        reader = getattr(eyes, "reader", None)
+        learner = SetLearner(reader, out / "piece-set.json") if hasattr(reader, "use_calibration") else None
+        surveyor = None
+        if restart is not None and self.hardware_now is not None:
+            surveyor = GantrySurveyor(self._geometry, self._use_geometry, out / "board-transform.toml")
+        controls = PageControls(
+            effects.tell, hold.hold, lambda: None if restart is None else restart.gantry,
+            lambda: effects.robot is not None and effects.robot.busy, lambda: getattr(eyes, "last_frame", None),
+            learner=learner, surveyor=surveyor,
+        )  # fmt: skip
+        self.stack.callback(controls.wait)
+        return controls
+
+    def _geometry(self) -> Any:
+        assert self.hardware_now is not None
+        return self.hardware_now.geometry
+
+    def _use_geometry(self, geometry: Any) -> None:
+        assert self.hardware_now is not None
+        self.hardware_now = replace(self.hardware_now, geometry=geometry)
 
     def _speech(self, effects: Effects) -> None:
         if self.options.speak is None:

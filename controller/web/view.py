@@ -57,6 +57,7 @@ class GameView:
         doubtful: squares (USI names) the reader is unsure about.
         result: the result sentence once the game is over.
         names: player names per side (`b`, `w`).
+        notice: the last thing the game said (what is wrong with the board, what to do next), empty for none.
     """
 
     mode: str = "idle"
@@ -70,6 +71,7 @@ class GameView:
     doubtful: frozenset[str] = frozenset()
     result: str | None = None
     names: dict[str, str] = field(default_factory=dict)
+    notice: str = ""
 
 
 def japanese_moves(start_sfen: str, moves: tuple[str, ...]) -> list[str]:
@@ -107,6 +109,7 @@ def view_json(view: GameView, version: int) -> dict[str, Any]:
         "camera": None if view.camera is None else _camera_json(view.camera),
         "result": view.result,
         "names": view.names,
+        "notice": view.notice,
     }
 
 

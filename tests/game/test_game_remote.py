@@ -1,12 +1,21 @@
 """The state machine against a remote opponent: the server's moves, clocks and verdicts rule; the local clock
-never flags; a takeback on the board is refused (the servers have none)."""
+never flags; a takeback on the board is refused (the servers have none). And a takeback asked on the web page."""
 
 from __future__ import annotations
 
-from game_machine_helpers import Driver, play_settings
+from game_machine_helpers import Driver, play_settings, record_settings
 
-from controller.game.commands import AskEngine, EndGame, ExecuteMove
-from controller.game.events import BoardMoveSeen, RemoteEnded, RemoteMoved, ServerClocks, TakebackSeen, Tick
+from controller.game.commands import AskEngine, EndGame, ExecuteMove, ExpectPosition
+from controller.game.events import (
+    BoardMoveSeen,
+    EngineMoved,
+    RemoteEnded,
+    RemoteMoved,
+    ServerClocks,
+    TakebackAsked,
+    TakebackSeen,
+    Tick,
+)
 from controller.game.settings import OpponentKind
 from controller.game.state import Phase
 from controller.rules.types import Color, GameResult, Termination
@@ -66,4 +75,34 @@ def test_a_takeback_on_the_board_is_refused_with_a_reason() -> None:
     driver.send(TakebackSeen(1), 2.0)
     assert [m.usi for m in driver.state.moves] == ["7g7f"]
     assert driver.state.phase is Phase.MISMATCH
+    assert "no takeback" in " ".join(driver.state.messages)
+
+
+def test_a_takeback_asked_on_the_page_undoes_the_players_move_and_the_reply() -> None:
+    """Against an engine, the human's takeback request removes their move and the engine's answer; the board must
+    then be set back (the reconciler is told to expect the earlier position)."""
+    driver = Driver.started(play_settings())
+    driver.send(BoardMoveSeen(("7g7f",)), 1.0)
+    driver.send(EngineMoved("3c3d"), 2.0)
+    driver.send(BoardMoveSeen(("3c3d",)), 3.0)
+    assert driver.state.phase is Phase.WAIT_HUMAN
+    commands = driver.send(TakebackAsked(Color.BLACK), 4.0)
+    assert driver.state.moves == () and driver.state.phase is Phase.WAIT_HUMAN
+    assert any(isinstance(c, ExpectPosition) and c.moves == () for c in commands)
+
+
+def test_a_takeback_asked_in_record_mode_undoes_the_last_move() -> None:
+    """Two humans: the last move is taken back, whoever made it."""
+    driver = Driver.started(record_settings())
+    driver.send(BoardMoveSeen(("7g7f", "3c3d")), 1.0)
+    driver.send(TakebackAsked(Color.BLACK), 2.0)
+    assert [m.usi for m in driver.state.moves] == ["7g7f"]
+
+
+def test_a_takeback_asked_against_a_remote_player_is_refused() -> None:
+    """The servers have no takeback: the request changes nothing and says why."""
+    driver = Driver.started(REMOTE)
+    driver.send(BoardMoveSeen(("7g7f",)), 1.0)
+    driver.send(TakebackAsked(Color.BLACK), 2.0)
+    assert [m.usi for m in driver.state.moves] == ["7g7f"]
     assert "no takeback" in " ".join(driver.state.messages)

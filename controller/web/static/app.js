@@ -73,7 +73,7 @@ function render(next) {
   view = next;
   clockBase = performance.now();
   $("board").innerHTML = view.svg;
-  $("status").textContent = view.status;
+  $("status").textContent = view.notice ? `${view.status} — ${view.notice}` : view.status;
   $("evaluation").textContent = view.evaluation || "";
   $("result").textContent = view.result || "";
   $("name-b").textContent = view.names.b || "sente";
