@@ -2,7 +2,8 @@
 
 Owns: generating candidate positions from the game state and scoring them against the evidence window.
 A position's score is the sum over squares of its labels' mean log-probabilities, plus a hands term when the
-stands are read, plus a prior cost for the less likely kinds of explanation (two moves, takebacks). A move
+stands are read, plus a prior cost for the less likely kinds of explanation (two moves, takebacks, a piece that
+could promote and does not). A move
 changes only two squares, so a successor is scored from its parent's total by two or three table look-ups.
 Pairs of moves are pruned: both moves must start on (or, for a drop, land on) a square that shows change.
 """
@@ -139,13 +140,15 @@ class Scorer:
         found: list[Hypothesis] = []
         pieces = board.pieces
         turn = board.turn
-        for move in board.legal_moves:
-            usi = cshogi.move_to_usi(move)
+        moves = [(move, cshogi.move_to_usi(move)) for move in board.legal_moves]
+        declines = self._declines(pieces, moves)
+        for move, usi in moves:
             if usi == skip:
                 continue
             changes, hand_delta = move_effect(pieces, turn, move)
+            cost = prior + declines.get(usi, 0.0)
             first = self._scored(
-                base, takeback=takeback, moves=(usi,), changes=changes, hand_delta=hand_delta, prior=prior
+                base, takeback=takeback, moves=(usi,), changes=changes, hand_delta=hand_delta, prior=cost
             )
             found.append(first)
             if pairs and move_primary_square(move) in base.changed:
@@ -162,7 +165,9 @@ class Scorer:
         """Legal replies to `first` (already pushed on `board`) that start on a changed square."""
         pieces = board.pieces
         turn = board.turn
-        for move in board.legal_moves:
+        moves = [(move, cshogi.move_to_usi(move)) for move in board.legal_moves]
+        declines = self._declines(pieces, moves)
+        for move, usi in moves:
             if move_primary_square(move) not in base.changed:
                 continue
             changes, hand_delta = move_effect(pieces, turn, move)
@@ -171,11 +176,22 @@ class Scorer:
             yield self._scored(
                 base,
                 takeback=first.takeback,
-                moves=(*first.moves, cshogi.move_to_usi(move)),
+                moves=(*first.moves, usi),
                 changes=tuple(merged.items()),
                 hand_delta=first_hands + hand_delta,
-                prior=prior,
+                prior=prior + declines.get(usi, 0.0),
             )
+
+    def _declines(self, pieces: list[int], moves: list[tuple[int, str]]) -> dict[str, float]:
+        """Prior cost of each move that could promote and does not (`decline_cost` by the piece's kind)."""
+        costs = self.config.decline_cost
+        promoting = {usi[:-1] for _, usi in moves if usi.endswith("+")}
+        found: dict[str, float] = {}
+        for move, usi in moves:
+            if usi in promoting:
+                kind = _CS_KIND_LETTERS[pieces[cshogi.move_from(move)] & 15]
+                found[usi] = costs.get(kind, 0.0)
+        return found
 
     def _scored(
         self, base: Base, *, takeback: int, moves: tuple[str, ...], changes: Changes, hand_delta: Pairs, prior: float
@@ -206,6 +222,9 @@ class Scorer:
             if seen is not None and _stand_agrees(int(labels[square]), seen, hypothesis.hands)
         }
         return contradictions(self.evidence, labels, dropped, self.config, choices)
+
+
+_CS_KIND_LETTERS = ("", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "+B", "+R")
 
 
 def held_labels(dropped: int, hands_after: Hands) -> tuple[int, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 import numpy.typing as npt
@@ -147,6 +148,9 @@ class ReconcileConfig:
             unclear (a knocked-over piece, one off its square): nothing is committed while one is.
         pair_penalty / takeback_penalty / replace_penalty: prior costs of two moves between reads, of a
             takeback, and of a different move after taking one back.
+        decline_cost: prior cost, by the moving piece's kind, of a move that could promote and does not (players
+            almost always promote a pawn, lance, bishop or rook; a silver or knight often stays): with an unsure
+            read of the face the promotion is committed, a clearly unpromoted face still commits the other move.
         hand_weight: log-likelihood cost per piece of difference between the seen and explained hands
             (scaled by the observation's hand_confidence).
         hands_min_confidence: below this, hand counts are not used at all.
@@ -170,6 +174,9 @@ class ReconcileConfig:
     pair_penalty: float = 1.0
     takeback_penalty: float = 3.5
     replace_penalty: float = 1.0
+    decline_cost: Mapping[str, float] = field(
+        default_factory=lambda: MappingProxyType({"P": 1.0, "L": 0.7, "N": 0.3, "S": 0.0, "B": 1.0, "R": 1.0})
+    )
     hand_weight: float = 2.5
     hands_min_confidence: float = 0.5
     settle_seconds: float = 1.0
@@ -190,6 +197,8 @@ class ReconcileConfig:
             raise ConfigError("unclear_probability must be in (0, 1) and hands_min_confidence in [0, 1]")
         if min(self.pair_penalty, self.takeback_penalty, self.replace_penalty, self.hand_weight) < 0:
             raise ConfigError("penalties and hand_weight must not be negative")
+        if any(kind not in ("P", "L", "N", "S", "B", "R") or cost < 0 for kind, cost in self.decline_cost.items()):
+            raise ConfigError(f"decline_cost: kinds P L N S B R, costs >= 0 (got {dict(self.decline_cost)})")
         if min(self.settle_seconds, self.stand_wait_seconds) < 0 or not 0.0 < self.probability_floor < 0.1:
             raise ConfigError("settle_seconds and stand_wait_seconds must be >= 0 and probability_floor in (0, 0.1)")
         if self.max_takeback_plies < 0 or self.max_candidates < 2 or self.max_messages < 1:

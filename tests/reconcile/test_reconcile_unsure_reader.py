@@ -6,7 +6,7 @@ import dataclasses
 
 from reconcile_scenes import after, decisions, edited, feed, split_row, still, with_square
 
-from controller.reconcile import MoveCommitted, Reconciler
+from controller.reconcile import Ambiguous, MoveCommitted, Reconciler
 from controller.reconcile.labels import board_hands
 from controller.reconcile.synthetic import SyntheticReader
 from controller.reconcile.types import Observation
@@ -73,3 +73,27 @@ def test_drop_read_as_a_kind_not_in_hand_is_the_held_kind() -> None:
     assert all(frame.hands == {} for frame in frames)
     results = decisions(feed(Reconciler(sfen=sfen), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*1i",)]
+
+
+OPEN_BISHOPS = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1"
+
+
+def _bishop_face(weights: dict[str, float]) -> list:
+    board = after(OPEN_BISHOPS, ["8h2b+"])
+    reader = SyntheticReader(16)
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "2b", split_row(weights)) for k in range(12)]
+    return decisions(feed(Reconciler(sfen=OPEN_BISHOPS), frames))
+
+
+def test_unsure_face_leaning_promoted_commits_the_promotion() -> None:
+    """A bishop's face read 55 % horse, 17 % bishop: players nearly always promote a bishop, so the promotion is
+    committed rather than asked about."""
+    results = _bishop_face({"+B": 0.55, "B": 0.17, "+b": 0.1})
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("8h2b+",)]
+
+
+def test_unsure_face_leaning_unpromoted_is_asked() -> None:
+    """The other way round (55 % bishop, 17 % horse) is not enough to commit the rare declined promotion: asked."""
+    results = _bishop_face({"B": 0.55, "+B": 0.17, "+b": 0.1})
+    assert results and isinstance(results[-1], Ambiguous)
+    assert {c.text for c in results[-1].candidates} == {"8h2b", "8h2b+"}
