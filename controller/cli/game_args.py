@@ -41,6 +41,9 @@ def add_world(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web", action="store_true", help="serve the web page during the game")
     parser.add_argument("--listen", default="127.0.0.1", help="address of the web page (default 127.0.0.1)")
     parser.add_argument("--web-port", type=int, default=8080, help="port of the web page (default 8080)")
+    parser.add_argument(
+        "--keep-serving", action="store_true", help="with --web: stay up after a game; start the next from the page"
+    )
     parser.add_argument("--max-plies", type=int, help="stop the game after this many moves")
     parser.add_argument("--board-every", type=int, default=10, help="print the board every N moves (0: at the end)")
     parser.add_argument("--stall-s", type=float, default=300.0, help="abort when no move is made for this long")
@@ -102,6 +105,7 @@ def session_options(args: argparse.Namespace, mode: Mode, **extra: Any) -> Sessi
         board_every=args.board_every,
         stall_s=args.stall_s,
         speak=args.speak,
+        keep_serving=getattr(args, "keep_serving", False),
         **extra,
     )
 

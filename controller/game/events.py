@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from controller.game.settings import GameSettings
 from controller.rules.types import Color, GameResult
 
 
@@ -153,7 +154,9 @@ class TakebackAsked:
 
 @dataclass(frozen=True)
 class NewGame:
-    """Leave this game and set up the next one."""
+    """Leave this game and set up the next one (with these settings; None: the same as this game's)."""
+
+    settings: GameSettings | None = None
 
 
 @dataclass(frozen=True)

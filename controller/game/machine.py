@@ -265,13 +265,14 @@ def _tick(state: GameState, _event: Tick, _now: float) -> Step:
     return state, []
 
 
-def _new_game(state: GameState, _event: NewGame, _now: float) -> Step:
+def _new_game(state: GameState, event: NewGame, _now: float) -> Step:
     commands: list[Command] = []
     if state.phase is not Phase.GAME_OVER and not state.fresh:
         state, commands = game_over(state, GameResult(Termination.ABORT, None, "a new game was started"), [])
     elif engine_busy(state):
         commands.append(StopEngine())
-    fresh = GameState(state.settings, phase=Phase.RESET, clock=GameClock.new(state.settings.clock))
+    settings = event.settings or state.settings
+    fresh = GameState(settings, phase=Phase.RESET, clock=GameClock.new(settings.clock))
     return fresh, [*commands, fresh.expect_position(), Announce("Set up the pieces for a new game.")]
 
 

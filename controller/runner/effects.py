@@ -63,15 +63,22 @@ class GameFiles:
         formats: record formats kept up to date.
         engine: the engine as the header records it.
         log: the open journal (set by `StartJournal`, or given when resuming).
+        games: games started in this session.
     """
 
     base: Path
     formats: tuple[str, ...] = ("kifu", "csa")
     engine: dict[str, Any] = field(default_factory=dict)
     log: GameLog | None = None
+    games: int = 0
 
     def start(self, settings: GameSettings) -> GameLog:
-        """Create the journal (and the record files) for a new game."""
+        """Create the journal (and the record files) for a new game; the session's later games get `-2`, `-3`...
+        after the first one's name (a game's files are never overwritten)."""
+        if self.log is not None:
+            self.log.close()
+            self.base = self.base.with_name(f"{self.base.name.removesuffix(f'-{self.games}')}-{self.games + 1}")
+        self.games += 1
         self.base.parent.mkdir(parents=True, exist_ok=True)
         started = time.strftime("%Y/%m/%d %H:%M:%S")
         header = JournalHeader(settings, dict(self.engine), started)

@@ -13,7 +13,6 @@ from controller.game.events import (
     Declare,
     Event,
     MismatchSeen,
-    NewGame,
     PromptAnswered,
     Resign,
     TakebackAsked,
@@ -41,15 +40,13 @@ def event_of(result: Result) -> Event | None:
 
 
 def web_event(command: WebCommand, state: GameState) -> Event | None:
-    """The event a page's command stands for (None for the controls that are not game events: the emergency stop,
-    jogging and calibration are `controller.runner.page_controls`)."""
+    """The event a page's command stands for (None for the controls that need more than the game: the emergency
+    stop, a new game, jogging and calibration are `controller.runner.page_controls`)."""
     human = _human_side(state)
     if command.kind is CommandKind.RESIGN:
         return Resign(human)
     if command.kind is CommandKind.DECLARE:
         return Declare(human)
-    if command.kind is CommandKind.NEW_GAME:
-        return NewGame()
     if command.kind is CommandKind.ANSWER:
         return PromptAnswered(str(command.args.get("answer", "")))
     if command.kind is CommandKind.TAKEBACK:

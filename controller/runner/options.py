@@ -50,6 +50,7 @@ class SessionOptions:
         speak: speak announcements and moves with espeak-ng in this language (`en`, `ja`), None for silence.
         remote: a `controller.remote.links.RemoteLink`: the opponent is that server's player (play mode).
         remote_server: where the remote game is, for the record (`csa://host:port`, `lishogi`).
+        keep_serving: with `web`, stay up after a game: the next one is started from the page.
     """
 
     mode: Mode
@@ -75,6 +76,7 @@ class SessionOptions:
     speak: str | None = None
     remote: Any = None
     remote_server: str = ""
+    keep_serving: bool = False
 
 
 @dataclass

@@ -1,5 +1,5 @@
-"""The web page's controls that are not moves of the game: the emergency stop, jogging the arm, finding the board
-again, and the two guided calibrations.
+"""The web page's controls that are not moves of the game: the emergency stop, a new game from the page's form,
+jogging the arm, finding the board again, and the two guided calibrations.
 
 Owns: what each of those presses does in a running session, and the steps of the guided flows. Each press of a
 calibration button is one step and the page's notice says what to do next:
@@ -17,8 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from controller.game.events import Abort, Event
+from controller.game.events import Abort, Event, NewGame
+from controller.game.settings import Mode
 from controller.game.state import GameState, Phase
+from controller.runner.new_game import new_game_choice
 from controller.web.hub import CommandKind, WebCommand
 
 Tell = Callable[[str], None]
@@ -75,6 +77,8 @@ class PageControls:
         frame: the camera's last frame (None before the first).
         learner: the reader's calibration, None when the reader cannot learn (tests' stand-in eyes).
         surveyor: the gantry calibration, None without a gantry.
+        use_engine: makes this engine (None: the configured one, if none runs) the next game's opponent;
+            raises ValueError or OSError when it cannot start.
     """
 
     tell: Tell
@@ -84,20 +88,33 @@ class PageControls:
     frame: Callable[[], Any]
     learner: Learner | None = None
     surveyor: Surveyor | None = None
+    use_engine: Callable[[str | None], None] | None = None
     set_frames: list[Any] = field(default_factory=list)
     measured: dict[str, tuple[float, float]] = field(default_factory=dict)
     gantry_started: bool = False
     workers: list[threading.Thread] = field(default_factory=list)
 
     def handle(self, command: WebCommand, state: GameState) -> Event | None:
-        """Do what the control asks; an event for the game when it must stop (the emergency stop)."""
+        """Do what the control asks; an event when the game must act (the emergency stop, a new game)."""
         if command.kind is CommandKind.EMERGENCY_STOP:
             self.hold()
             return Abort("emergency stop on the web page: the arm is held; reset it before moving it again")
+        if command.kind is CommandKind.NEW_GAME:
+            return self._new_game(command, state)
         handler = _HANDLERS.get(command.kind)
         if handler is not None:
             handler(self, command, state)
         return None
+
+    def _new_game(self, command: WebCommand, state: GameState) -> Event | None:
+        try:
+            choice = new_game_choice(state.settings, command.args, has_gantry=self.head() is not None)
+            if choice.settings.mode is Mode.PLAY and self.use_engine is not None:
+                self.use_engine(choice.engine)
+        except (ValueError, OSError) as exc:  # NewGameError, and an engine that cannot start (EngineError)
+            self.tell(f"No new game: {exc}")
+            return None
+        return NewGame(choice.settings)
 
     def wait(self) -> None:
         """Wait for running jogs and calibrations (tests, and the end of a session)."""

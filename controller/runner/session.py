@@ -59,6 +59,8 @@ def run_session(options: SessionOptions, say: Say = print, *, eyes: EyesFactory 
     `eyes` replaces the real motion gate and reader (tests that check everything but the reader inject one).
     """
     config = load(options)
+    if options.keep_serving and not options.web:
+        raise SessionError("--keep-serving needs --web: the next game is started from the page")
     with contextlib.ExitStack() as stack:
         session = _Session(config, options, say, stack, eyes or compose.camera_eyes)
         return session.run()
@@ -77,6 +79,7 @@ class _Session:
         self._ask_holder: dict[str, Callable[[Any], None]] = {}
         self._restart: compose.GantryRestart | None = None
         self.remote: RemoteOpponent | None = None
+        self._engine_name = ""
         self.hardware_now = config.hardware
         """The hardware settings the robot uses now (a gantry calibration on the page replaces the geometry)."""
 
@@ -109,7 +112,9 @@ class _Session:
         self._buttons(effects)
         self._speech(effects)
         eyes = self._web(effects, eyes)
-        limits = Limits(max_plies=self.options.max_plies, stall_s=self.options.stall_s)
+        limits = Limits(
+            max_plies=self.options.max_plies, stall_s=self.options.stall_s, keep_serving=self.options.keep_serving
+        )
         shell = GameShell(
             state, commands, eyes=eyes, reconciler=reconciler, effects=effects, clock=self.clock, scene=scene,
             limits=limits,
@@ -202,6 +207,7 @@ class _Session:
         if self.remote is not None:
             return self.remote
         spec = engine_spec(self.config, self.options)
+        self._engine_name = spec.engine
         engine = compose.usi_engine(spec)
         opponent = EngineOpponent(engine, self.post, fixed=spec.limits.go_limits(), on_error=self._engine_failed)
         self.stack.callback(opponent.close)
@@ -305,10 +311,26 @@ class _Session:
         controls = PageControls(
             effects.tell, hold.hold, lambda: None if restart is None else restart.gantry,
             lambda: effects.robot is not None and effects.robot.busy, lambda: getattr(eyes, "last_frame", None),
-            learner=learner, surveyor=surveyor,
+            learner=learner, surveyor=surveyor, use_engine=lambda name: self._use_engine(effects, name),
         )  # fmt: skip
         self.stack.callback(controls.wait)
         return controls
+
+    def _use_engine(self, effects: Effects, name: str | None) -> None:
+        """The next game's engine (from the page): started when it is another one, or when none runs yet."""
+        spec = engine_spec(self.config, self.options)
+        if name is not None:
+            spec = replace(spec, engine=name, options={} if name != spec.engine else spec.options)
+        if effects.opponent is not None and spec.engine == self._engine_name:
+            return
+        opponent = EngineOpponent(
+            compose.usi_engine(spec), self.post, fixed=spec.limits.go_limits(), on_error=self._engine_failed
+        )
+        self.stack.callback(opponent.close)
+        if effects.opponent is not None:
+            effects.opponent.close()
+        effects.opponent, self._engine_name = opponent, spec.engine
+        effects.files.engine = engine_header(spec)
 
     def _geometry(self) -> Any:
         assert self.hardware_now is not None

@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from controller.game.commands import Command, ExecuteMove, Prompt, SaveJournal, StartJournal
-from controller.game.events import Abort, BoardConfirmed, BoardMoveSeen, Event, MismatchSeen, Tick, TransferFailed
+from controller.game.events import (
+    Abort,
+    BoardConfirmed,
+    BoardMoveSeen,
+    Event,
+    MismatchSeen,
+    NewGame,
+    Tick,
+    TransferFailed,
+)
 from controller.game.machine import step
 from controller.game.state import GameState, Phase
 from controller.ports import Clock
@@ -91,15 +100,18 @@ class Limits:
         max_plies: stop (abort) once this many moves are played; None for no cap.
         stall_s: abort when no move has been committed for this long.
         tick_s: how often a `Tick` is sent (drives time-outs).
+        keep_serving: after a game ends, keep running (the page can start the next game); `run` then returns
+            only when `until` says so. Setting up a board is then never cut short by the stall guard.
     """
 
     max_plies: int | None = None
     stall_s: float = 300.0
     tick_s: float = 0.25
+    keep_serving: bool = False
 
 
 class GameShell:
-    """Runs one game: `run()` returns when it is over."""
+    """Runs one game (`run()` returns when it is over), or game after game with `Limits.keep_serving`."""
 
     def __init__(
         self,
@@ -133,7 +145,9 @@ class GameShell:
         """Loop until the game is over (or `until(state)` says stop)."""
         self._carry_out(self._pending)
         self._pending = []
-        while self.state.phase is not Phase.GAME_OVER and not (until is not None and until(self.state)):
+        while not (until is not None and until(self.state)):
+            if self.state.phase is Phase.GAME_OVER and not self._limits.keep_serving:
+                break
             self.turn()
         self.report.state = self.state
         return self.report
@@ -161,9 +175,11 @@ class GameShell:
     def send(self, event: Event) -> None:
         """Step the machine with `event` and carry out its commands; what changed is shown once it is journaled
         (after the step's last journal entry, before the commands that act on it)."""
-        if self.state.phase is Phase.GAME_OVER:
+        if self.state.phase is Phase.GAME_OVER and not isinstance(event, NewGame):
             return
         now = self._clock.now()
+        if isinstance(event, NewGame):
+            self._last_progress = now
         before = self.state
         self.state, commands = step(before, event, now)
         self.report.steps += 1
@@ -214,6 +230,9 @@ class GameShell:
     def _guard(self, now: float) -> None:
         limits, state = self._limits, self.state
         if state.phase is Phase.GAME_OVER:
+            return
+        if limits.keep_serving and state.phase in (Phase.SETUP_CHECK, Phase.RESET):
+            self._last_progress = now
             return
         cap = limits.max_plies
         if cap is not None and len(state.moves) >= cap and state.phase in (Phase.WAIT_HUMAN, Phase.ENGINE_THINKING):

@@ -238,6 +238,7 @@ def build(
     engine: ScriptedEngine | None = None,
     fail_on: set[int] | None = None,
     max_plies: int | None = None,
+    keep_serving: bool = False,
 ) -> tuple[GameShell, Effects, People, Table, GantryRobot | None]:
     """A shell on the table with every part wired (the engine, when given, plays the opponent)."""
     from controller.runner.opponent import EngineOpponent
@@ -275,7 +276,7 @@ def build(
         effects=effects,
         clock=clock,
         scene=people,
-        limits=Limits(max_plies=max_plies, stall_s=60.0),
+        limits=Limits(max_plies=max_plies, stall_s=60.0, keep_serving=keep_serving),
     )
     holder.append(shell)
     return shell, effects, people, table, robot
