@@ -34,6 +34,8 @@ FORMAT_VERSION = 2
 _PROMOTES = {"R", "B", "S", "N", "L", "P"}
 _VARIANTS = 12  # jittered copies of each known piece square
 _EMPTY_VARIANTS = 3  # ... of each empty square (they are many and alike)
+_SHIFT, _TURN, _SCALE = 7.0, 10.0, 0.1  # jitter: pixels (of a CROP-pixel crop), degrees, fraction per axis
+_BATCH = 128  # crops per classifier call (a large batch costs memory, not time)
 _STEPS = 300  # gradient steps of the softmax fit
 _RATE = 0.5
 _DECAY = 1e-3
@@ -213,16 +215,30 @@ def jittered_crops(board: Image, squares: list[int], variants: int, rng: np.rand
         row, col = divmod(index, 9)
         cx, cy = (col + 0.5 + MARGIN) * CELL - 0.5, (row + 0.5 + MARGIN) * CELL - 0.5
         for v in range(variants):
-            matrix = np.asarray(cv2.getRotationMatrix2D((cx, cy), rng.uniform(-8, 8), rng.uniform(0.93, 1.07)))
-            matrix[:, 2] = matrix[:, 2] + np.array([CROP / 2 - 0.5 - cx, CROP / 2 - 0.5 - cy]) + rng.uniform(-3, 3, 2)
+            turn = np.asarray(cv2.getRotationMatrix2D((0.0, 0.0), rng.uniform(-_TURN, _TURN), 1.0))[:, :2]
+            linear = turn @ np.diag(rng.uniform(1 - _SCALE, 1 + _SCALE, 2))
+            offset = np.array([CROP / 2 - 0.5, CROP / 2 - 0.5]) + rng.uniform(-_SHIFT, _SHIFT, 2)
+            matrix = np.column_stack([linear, offset - linear @ np.array([cx, cy])])
             crop = cv2.warpAffine(board, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            pixels = np.asarray(crop, dtype=np.float32) * rng.uniform(0.75, 1.25, 3) * rng.uniform(0.6, 1.3)
-            sigma = rng.uniform(0.0, 1.3)
-            if sigma > 0.3:
-                pixels = np.asarray(cv2.GaussianBlur(pixels, (0, 0), sigma), dtype=np.float32)
-            pixels = pixels + rng.normal(0.0, rng.uniform(0.0, 6.0), pixels.shape)
-            out[n * variants + v] = np.clip(pixels, 0, 255).astype(np.uint8)
+            out[n * variants + v] = _relit(np.asarray(crop, dtype=np.float32), rng)
     return out
+
+
+def _relit(pixels: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.uint8]:
+    """A crop under other light: colour cast, less colour, brightness, contrast, a shading ramp, blur, noise."""
+    gray = pixels.mean(axis=2, keepdims=True)
+    pixels = gray + (pixels - gray) * rng.uniform(0.2, 1.3)
+    mean = float(pixels.mean())
+    pixels = mean + (pixels - mean) * rng.uniform(0.6, 1.25)
+    ramp = np.linspace(-1.0, 1.0, CROP, dtype=np.float32)
+    direction = rng.normal(size=2) * rng.uniform(0.0, 0.25)
+    shade = 1.0 + direction[0] * ramp[None, :, None] + direction[1] * ramp[:, None, None]
+    pixels = pixels * rng.uniform(0.65, 1.35, 3) * rng.uniform(0.5, 1.3) * shade
+    sigma = rng.uniform(0.0, 1.5)
+    if sigma > 0.3:
+        pixels = np.asarray(cv2.GaussianBlur(pixels, (0, 0), sigma), dtype=np.float32)
+    pixels = pixels + rng.normal(0.0, rng.uniform(0.0, 6.0), pixels.shape)
+    return np.clip(pixels, 0, 255).astype(np.uint8)
 
 
 def _examples(
@@ -241,7 +257,8 @@ def _examples(
         variants = _EMPTY_VARIANTS if empty else _VARIANTS
         crops = jittered_crops(board, wanted, variants, rng)
         turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
-        feats.append(classifier.predict(np.concatenate([crops, turned])).features)
+        both = np.concatenate([crops, turned])
+        feats += [classifier.predict(both[k : k + _BATCH]).features for k in range(0, len(both), _BATCH)]
         upright = [str(labels[i]) for i in wanted for _ in range(variants)]
         names += upright + [_swap_owner(label) for label in upright]
     return np.concatenate(feats), names
