@@ -32,6 +32,7 @@ from controller.reconcile.reconciler import Reconciler
 from controller.rules.types import Color
 from controller.runner import remote_game
 from controller.runner.calibrations import GantrySurveyor, SetLearner
+from controller.runner.camera_page import FramesToPage
 from controller.runner.effects import Effects, GameFiles, Say
 from controller.runner.opponent import EngineOpponent, Opponent
 from controller.runner.options import (
@@ -418,30 +419,6 @@ class _Hold:
     def hold(self) -> None:
         """GRBL `!`."""
         self.restart.gantry.hold()
-
-
-class FramesToPage:
-    """Eyes that also hand the web page the latest camera frame (JPEG) about once a second."""
-
-    def __init__(self, eyes: Any, hub: Any, clock: compose.MonotonicClock, every_s: float = 1.0) -> None:
-        self._eyes, self._hub, self._clock, self._every = eyes, hub, clock, every_s
-        self._sent = -every_s
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._eyes, name)
-
-    def look(self, now: float) -> Any:
-        """The wrapped eyes' observation; the frame goes to the page when it is time."""
-        observation = self._eyes.look(now)
-        frame = getattr(self._eyes, "last_frame", None)
-        if frame is not None and now - self._sent >= self._every:
-            import cv2
-
-            ok, jpeg = cv2.imencode(".jpg", frame)
-            if ok:
-                self._hub.set_frame(jpeg.tobytes())
-                self._sent = now
-        return observation
 
 
 def _board_matches(board: Any, state: GameState) -> bool:

@@ -10,10 +10,10 @@ import enum
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from controller.web.view import GameView, view_json
+from controller.web.view import CameraView, GameView, view_json
 
 
 class CommandKind(enum.StrEnum):
@@ -73,12 +73,16 @@ class ViewHub:
         self._view = GameView()
         self._version = 0
         self._frame: bytes | None = None
+        self._camera: CameraView | None = None
+        self._doubtful: frozenset[str] = frozenset()
         self._commands: queue.Queue[WebCommand] = queue.Queue()
         self._records: RecordSource | None = None
 
     def publish(self, view: GameView) -> int:
         """Show a new view on every page; returns its version."""
         with self._changed:
+            if view.camera is None and self._camera is not None:
+                view = replace(view, camera=self._camera, doubtful=self._doubtful)
             self._view = view
             self._version += 1
             self._changed.notify_all()
@@ -88,6 +92,14 @@ class ViewHub:
         """Keep the latest camera frame (JPEG bytes)."""
         with self._changed:
             self._frame = jpeg
+
+    def set_camera(self, jpeg: bytes, camera: CameraView, doubtful: frozenset[str]) -> None:
+        """A new camera frame with its overlay: kept, and shown on every page with the current view."""
+        with self._changed:
+            self._frame, self._camera, self._doubtful = jpeg, camera, doubtful
+            self._view = replace(self._view, camera=camera, doubtful=doubtful)
+            self._version += 1
+            self._changed.notify_all()
 
     def frame(self) -> bytes | None:
         """The latest camera frame, if any."""
