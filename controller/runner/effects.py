@@ -11,7 +11,7 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -225,7 +225,9 @@ class Effects:
     def _publish(self, state: GameState, now: float) -> None:
         assert self.hub is not None
         notice = self.announcements[-1] if self.announcements else ""
-        self.hub.publish(display.game_view(state, now, prompt_id=self._prompt_id, names=self.names, notice=notice))
+        view = display.game_view(state, now, prompt_id=self._prompt_id, names=self.names, notice=notice)
+        evaluation = getattr(self.opponent, "evaluation", None)
+        self.hub.publish(replace(view, evaluation=evaluation) if evaluation else view)
 
     def publish_idle(self, text: str) -> None:
         """Show a status on the page before the game starts."""

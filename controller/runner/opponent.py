@@ -17,7 +17,7 @@ from typing import Protocol
 from controller.engines.client import GameOver
 from controller.engines.errors import EngineError
 from controller.engines.position import EnginePosition
-from controller.engines.protocol import BestMoveKind, GoLimits
+from controller.engines.protocol import BestMoveKind, GoLimits, Score
 from controller.engines.search import SearchResult
 from controller.game.clock import GoArgs
 from controller.game.commands import AskEngine
@@ -106,6 +106,8 @@ class EngineOpponent:
         self._generation = 0
         self._thread: threading.Thread | None = None
         self.searches = 0
+        self.evaluation: str | None = None
+        """The last search's evaluation for the web page (`+350 for sente`, `mate for gote`), None before one."""
 
     def ask(self, command: AskEngine) -> None:
         """Start a search for `command`'s position (the previous one, if any, is waited for first)."""
@@ -120,7 +122,9 @@ class EngineOpponent:
             if previous is not None:
                 previous.join()
             try:
-                text = answer_text(self._engine.play(position, limits))
+                result = self._engine.play(position, limits)
+                text = answer_text(result)
+                self.evaluation = evaluation_text(result.score, sente_to_move=_sente_to_move(position))
             except EngineError as exc:
                 self._deliver(generation, None, f"the engine failed: {exc}")
                 return
@@ -176,3 +180,22 @@ def engine_outcome(result: GameResult, engine_side: Color) -> GameOver:
     if result.winner is None:
         return GameOver.DRAW
     return GameOver.WIN if result.winner is engine_side else GameOver.LOSE
+
+
+def evaluation_text(score: Score | None, *, sente_to_move: bool) -> str | None:
+    """An engine score (side to move's view) as the page shows it, from sente's side: `+350 (sente)`, `mate (gote)`."""
+    if score is None:
+        return None
+    if score.mate_sign:
+        winner = "sente" if (score.mate_sign > 0) == sente_to_move else "gote"
+        plies = f" in {score.mate_plies}" if score.mate_plies else ""
+        return f"mate{plies} for {winner}"
+    if score.cp is None:
+        return None
+    cp = score.cp if sente_to_move else -score.cp
+    return f"{cp:+d} for sente" if cp >= 0 else f"{-cp:+d} for gote"
+
+
+def _sente_to_move(position: EnginePosition) -> bool:
+    first_sente = position.start_sfen.split()[1] == "b" if len(position.start_sfen.split()) > 1 else True
+    return first_sente == (len(position.moves) % 2 == 0)
