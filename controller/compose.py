@@ -184,11 +184,11 @@ def sim_config_path() -> Path:
     return Path(str(resources.files("controller.data").joinpath(SIM_CONFIG)))
 
 
-def camera_eyes(source: Any, sente_side: float | None = None) -> Any:
+def camera_eyes(source: Any, sente_side: str | float | None = None) -> Any:
     """The real motion gate and board reader on a frame source (`controller.runner.eyes.CameraEyes`).
 
-    `sente_side`: the image direction (degrees, as `vision.orientation`) sente sits at, when the installation
-    knows it; None lets the reader decide from the pieces.
+    `sente_side`: the image side (`bottom`, ...) or direction (degrees, as `vision.orientation`) sente sits at,
+    when the installation knows it ([camera] sente_side); None lets the reader decide from the pieces.
 
     Raises:
         ValueError: when the piece classifier model is missing (it names the file).

@@ -5,9 +5,11 @@ the way a person does; fairy-stockfish answers, and its moves are carried out by
 `GrblGantry` sends G-code over a pseudo-terminal to the fake GRBL device, whose grips and releases move the
 virtual pieces (captures to the stand, drops from it, promotions through the flip station). The real motion gate,
 board reader, reconciler, rules, planner and journal run as on the real board. Progress is shown as the game
-goes (moves in Japanese and USI, clocks, the board every few moves). The game ends by mate, resignation or the
-ply cap (`--max-plies`, said so plainly); the record (KIFU and CSA, written as the game goes), the journal and a
-PNG of the final camera frame are left in `--out`.
+goes (moves in Japanese and USI, clocks, the board every few moves). The simulated human is the weaker engine
+(`[sim] human_skill_level` of the shipped simulation config), so the game ends by mate (or resignation,
+repetition, impasse) in a few minutes; the ply cap (`--max-plies`) is only a safety net, and said so plainly
+when it stops a game. The record (KIFU and CSA, written as the game goes), the journal and a PNG of the final
+camera frame are left in `--out`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ def register(subparsers: Any) -> None:
         "demo", help="play a whole simulated game against fairy-stockfish", description=__doc__
     )
     parser.add_argument("--out", type=Path, default=Path("out/demo"), help="folder for the record and the picture")
-    parser.add_argument("--max-plies", type=int, default=80, help="stop after this many moves (default 80)")
+    parser.add_argument(
+        "--max-plies", type=int, default=256, help="safety net: stop after this many moves (default 256)"
+    )
     parser.add_argument("--movetime-ms", type=int, default=300, help="the engine's time per move (default 300)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the simulated world")
     parser.add_argument("--board-every", type=int, default=10, help="print the board every N moves")

@@ -1,7 +1,8 @@
 """What a game session is asked for, and what it reports: the options of `play`, `record` and `demo`, the config
 they name, the game's settings and engine with the command's overrides, and the figures of a finished session.
 
-Owns: `SessionOptions`, `SessionResult`, `SessionError`, and `load` / `game_settings` / `engine_spec`.
+Owns: `SessionOptions`, `SessionResult`, `SessionError`, and `load` / `game_settings` / `engine_spec` /
+`sente_side`.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ class SessionOptions:
         web: serve the web page; `listen` and `port` where.
         max_plies: stop after this many moves.
         seed: the simulation's seed (None: the config's).
-        port: the gantry's serial port (real hardware).
+        port: the gantry's serial port (real hardware), replacing the config's [gantry] port.
+        sente_side: the picture side sente sits at, replacing the config's [camera] sente_side.
         board_every: print the compact board every this many moves.
         stall_s: abort when no move is made for this long.
         speak: speak announcements and moves with espeak-ng in this language (`en`, `ja`), None for silence.
@@ -71,6 +73,7 @@ class SessionOptions:
     max_plies: int | None = None
     seed: int | None = None
     port: str | None = None
+    sente_side: str | float | None = None
     board_every: int = 10
     stall_s: float = 300.0
     speak: str | None = None
@@ -125,3 +128,11 @@ def engine_spec(config: Config, options: SessionOptions) -> EngineSpec:
     if options.movetime_ms is not None:
         spec = replace(spec, limits=EngineLimits(time_ms=options.movetime_ms))
     return spec
+
+
+def sente_side(config: Config, options: SessionOptions) -> str | float | None:
+    """The picture side sente sits at for a real camera: the command's, else the config's (None: the reader
+    decides from the pieces)."""
+    if options.sente_side is not None:
+        return options.sente_side
+    return config.camera.sente_side if config.camera is not None else None

@@ -17,7 +17,7 @@ from typing import Any
 from controller import compose
 from controller.config import Config, engine_header
 from controller.engines.protocol import GoLimits
-from controller.engines.spec import EngineSpec
+from controller.engines.spec import EngineLimits, EngineSpec
 from controller.game.commands import Command
 from controller.game.events import Abort, Event
 from controller.game.gamelog import JOURNAL_SUFFIX, GameLog
@@ -42,6 +42,7 @@ from controller.runner.options import (
     engine_spec,
     game_settings,
     load,
+    sente_side,
 )
 from controller.runner.page_controls import PageControls
 from controller.runner.remote_opponent import RemoteOpponent
@@ -96,7 +97,9 @@ class _Session:
         effects = Effects(reconciler, files, say=self.say, board_every=self.options.board_every)
         world = self._world(settings, position)
         eyes = (
-            self.make_eyes(world.camera, world.sente_side) if world is not None else self.make_eyes(self._real_camera())
+            self.make_eyes(world.camera, world.sente_side)
+            if world is not None
+            else self.make_eyes(self._real_camera(), sente_side(self.config, self.options))
         )
         if settings.mode is Mode.PLAY:
             effects.opponent = self._opponent()
@@ -225,12 +228,16 @@ class _Session:
             assert world.gantry is not None
             gantry = world.gantry
         else:
-            if self.options.port is None:
-                raise SessionError("the gantry's serial port is needed: --port /dev/ttyACM0 (or gantry = false)")
-            gantry = compose.open_gantry(self.options.port, hardware)
+            configured = self.options.port or self.config.gantry_port
+            if configured is None:
+                raise SessionError(
+                    "the gantry's serial port is needed: [gantry] port in the config or --port /dev/ttyACM0 "
+                    "(or gantry = false)"
+                )
+            gantry = compose.open_gantry(configured, hardware)
             self.stack.callback(gantry.close)
             gantry.home()
-        port = self.options.port or (world.server.path if world is not None else "")
+        port = world.server.path if world is not None else (self.options.port or self.config.gantry_port or "")
         restart = compose.GantryRestart(gantry, lambda: compose.open_gantry(port, hardware))
 
         def ask_human(transfer: Any) -> None:
@@ -273,7 +280,8 @@ class _Session:
             from controller.records.io import read_record
 
             return RecordHuman(read_record(Path(choice)).usi_moves)
-        spec = EngineSpec(self.config.sim.human_engine, options={"USI_Hash": 16, "Threads": 1})
+        strength = EngineLimits(skill_level=self.config.sim.human_skill_level)
+        spec = EngineSpec(self.config.sim.human_engine, options={"USI_Hash": 16, "Threads": 1}, limits=strength)
         engine = compose.usi_engine(spec)
         self.stack.callback(engine.close)
         return EngineHuman(engine, GoLimits(movetime_ms=self.config.sim.human_movetime_ms))
