@@ -27,7 +27,7 @@ from vision.classifier import MODEL_PATH, PieceClassifier, Prediction
 from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, labels_from_board_field
 from vision.orientation import turns_for_side
-from vision.squares import CELL, CROP, MARGIN, crops_from_frame, rectified_board
+from vision.squares import CELL, CROP, MARGIN, crops_from_frame, rectified_board, square_crops
 
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
 FORMAT_VERSION = 2
@@ -208,13 +208,15 @@ def _matching_turn(geometry: BoardGeometry, reference: BoardGeometry) -> BoardGe
 
 
 def jittered_crops(board: Image, squares: list[int], variants: int, rng: np.random.Generator) -> Image:
-    """`variants` crops per square of a rectified board, each shifted up to 3 px, turned up to 8°, scaled by up to
-    7 %, with its colour balance, brightness, blur and noise changed (len(squares) × variants, square-major)."""
+    """`variants` crops per square of a rectified board (len(squares) × variants, square-major): the square's own
+    crop, then copies shifted, turned and stretched a little (`_SHIFT`, `_TURN`, `_SCALE`) and relit."""
     out = np.empty((len(squares) * variants, CROP, CROP, 3), dtype=np.uint8)
+    plain = square_crops(board)
     for n, index in enumerate(squares):
         row, col = divmod(index, 9)
         cx, cy = (col + 0.5 + MARGIN) * CELL - 0.5, (row + 0.5 + MARGIN) * CELL - 0.5
-        for v in range(variants):
+        out[n * variants] = plain[index]
+        for v in range(1, variants):
             turn = np.asarray(cv2.getRotationMatrix2D((0.0, 0.0), rng.uniform(-_TURN, _TURN), 1.0))[:, :2]
             linear = turn @ np.diag(rng.uniform(1 - _SCALE, 1 + _SCALE, 2))
             offset = np.array([CROP / 2 - 0.5, CROP / 2 - 0.5]) + rng.uniform(-_SHIFT, _SHIFT, 2)
@@ -224,8 +226,9 @@ def jittered_crops(board: Image, squares: list[int], variants: int, rng: np.rand
     return out
 
 
-def _relit(pixels: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.uint8]:
+def _relit(crop: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.uint8]:
     """A crop under other light: colour cast, less colour, brightness, contrast, a shading ramp, blur, noise."""
+    pixels = crop.astype(np.float64)
     gray = pixels.mean(axis=2, keepdims=True)
     pixels = gray + (pixels - gray) * rng.uniform(0.2, 1.3)
     mean = float(pixels.mean())
@@ -236,7 +239,7 @@ def _relit(pixels: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.
     pixels = pixels * rng.uniform(0.65, 1.35, 3) * rng.uniform(0.5, 1.3) * shade
     sigma = rng.uniform(0.0, 1.5)
     if sigma > 0.3:
-        pixels = np.asarray(cv2.GaussianBlur(pixels, (0, 0), sigma), dtype=np.float32)
+        pixels = np.asarray(cv2.GaussianBlur(pixels, (0, 0), sigma), dtype=np.float64)
     pixels = pixels + rng.normal(0.0, rng.uniform(0.0, 6.0), pixels.shape)
     return np.clip(pixels, 0, 255).astype(np.uint8)
 
