@@ -92,6 +92,7 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     contenders = [h for h in ranked[: config.max_candidates * 4] if h.score >= best.score - config.commit_margin]
     if not any(not scorer.misfit(h) for h in contenders):
         return _mismatch(game, evidence, best, config)
+    contenders = [h for h in contenders if h is best or not _unobservable_promotion(h, best)]
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
         return Proposal(ProposalKind.WAIT, ("hidden",), Waiting(f"squares {_names(hidden)} are hidden"))
@@ -155,6 +156,19 @@ def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: Reco
     else:
         messages, names = explain_mismatch(game.board, game.labels, evidence, best, config=config)
     return Proposal(ProposalKind.PROBLEM, ("mismatch",), Mismatch(messages, names), messages[0])
+
+
+def _unobservable_promotion(other: Hypothesis, best: Hypothesis) -> bool:
+    """`other` is `best` with another promotion choice that no picture can show (the piece was taken at once:
+    both end in the same position) and only its prior is lower: the prior decides, nobody is asked."""
+    same_moves = [m.rstrip("+") for m in other.moves] == [m.rstrip("+") for m in best.moves]
+    return (
+        same_moves
+        and other.takeback == best.takeback
+        and other.score < best.score
+        and other.hands == best.hands
+        and bool(np.array_equal(other.labels(), best.labels()))
+    )
 
 
 def _changed(hypothesis: Hypothesis, labels: Labels) -> list[int]:

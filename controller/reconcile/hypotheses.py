@@ -154,7 +154,7 @@ class Scorer:
             if pairs and move_primary_square(move) in base.changed:
                 board.push(move)
                 try:
-                    found.extend(self._replies(board, base, first, hand_delta, prior + self.config.pair_penalty))
+                    found.extend(self._replies(board, base, first, hand_delta, cost + self.config.pair_penalty))
                 finally:
                     board.pop()
         return found

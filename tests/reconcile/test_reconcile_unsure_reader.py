@@ -97,3 +97,15 @@ def test_unsure_face_leaning_unpromoted_is_asked() -> None:
     results = _bishop_face({"B": 0.55, "+B": 0.17, "+b": 0.1})
     assert results and isinstance(results[-1], Ambiguous)
     assert {c.text for c in results[-1].candidates} == {"8h2b", "8h2b+"}
+
+
+def test_promotion_taken_at_once_is_decided_by_the_prior() -> None:
+    """8h2b+ then 3a2b between two reads: whether the bishop promoted cannot be seen (it was taken at once and
+    both choices end in the same position), so the usual choice, promoting, is committed without asking."""
+    reconciler = Reconciler(sfen=OPEN_BISHOPS)
+    reader = SyntheticReader(17)
+    board = after(OPEN_BISHOPS, [])
+    feed(reconciler, [reader.observe_board(board, 0.1 * k) for k in range(3)])
+    results = decisions(feed(reconciler, reader.move_frames(board, ["8h2b+", "3a2b"], 1.0)))
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("8h2b+", "3a2b")]
+    assert not any(isinstance(r, Ambiguous) for r in results)
