@@ -1,13 +1,14 @@
 """`shogi-robot bench game [--n N] [--seed S] [--plies P]`: whole games replayed through the real pipeline.
 
-The first N games of `../shared/data/games/lishogi-500.usi` (default 3; `--n 500`: all) are played by the
-simulated person in front of the virtual camera, as `shogi-robot replay` does: every game with its own seed
+The first N games of `../shared/data/games/lishogi-500.usi` (default 3; `--n 500`: all; `--first K` starts at
+game K+1, to develop on games the benchmark does not use) are played by the simulated person in front of the
+virtual camera, as `shogi-robot replay` does: every game with its own seed
 (board look, lamp, camera pose, the person's timing and sloppiness) and a piece style the classifier never saw
 in training (the model's held-out styles, in turn). The reader is told which side of the picture sente sits at,
 as an installed robot's camera mount would say (`--auto-orient`: it decides from the pieces). Prints per game,
 then in total: moves recorded correctly (target 100 %), false moves committed (target 0), prompts per 100 moves
 (target < 1), median and p95 time from the first stable frame to the committed move (target <= 300 ms), games
-with any error.
+with any error. `--calibrate`: the reader is first calibrated to each game's piece set, as a user does once.
 """
 
 from __future__ import annotations
@@ -27,6 +28,15 @@ def register_bench(subparsers: Any) -> None:
     )
     parser.add_argument("--n", type=int, default=3, help="games to replay (default 3)")
     parser.add_argument("--seed", type=int, default=0, help="base seed (game i uses seed*1000+i)")
+    parser.add_argument(
+        "--first", type=int, default=0, help="start at this game of the list (0-based; default 0: the benchmark's)"
+    )
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="calibrate the reader to each game's piece set first, as a user does (start position, then every "
+        "piece turned over)",
+    )
     parser.add_argument("--plies", type=int, default=0, help="replay only the first P plies of each game (0: all)")
     parser.add_argument("--games", type=Path, default=DEFAULT_GAMES, help="USI game list, one game per line")
     parser.add_argument("--size", default="800x600", help="camera picture size WxH (default 800x600)")
@@ -45,20 +55,25 @@ def run(args: argparse.Namespace) -> int:
     from controller.rules.positions import STARTPOS_SFEN
     from controller.sim.replay import GameReport, ReplaySettings, summarise
 
-    if args.n < 1 or args.plies < 0:
-        raise CommandError("--n must be at least 1 and --plies 0 (all) or positive")
+    if args.n < 1 or args.plies < 0 or args.first < 0:
+        raise CommandError("--n must be at least 1, --first 0 or more and --plies 0 (all) or positive")
     try:
         lines = [line.split() for line in args.games.read_text(encoding="utf-8").splitlines() if line.strip()]
     except OSError as exc:
         raise CommandError(f"cannot read the games: {exc}") from exc
-    games = lines[: args.n]
+    games = lines[args.first : args.first + args.n]
+    if not games:
+        raise CommandError(f"{args.games} has {len(lines)} games: nothing from --first {args.first}")
     size = parse_size(args.size)
     styles = held_out_styles()
     classifier = load_classifier()
-    print(f"# bench game: {len(games)} games of {args.games}, held-out styles {', '.join(styles)}, {size[0]}x{size[1]}")
+    print(
+        f"# bench game: {len(games)} games of {args.games} from game {args.first + 1}, held-out styles "
+        f"{', '.join(styles)}, {size[0]}x{size[1]}" + (", reader calibrated to each set" if args.calibrate else "")
+    )
     reports: list[GameReport] = []
     started = time.perf_counter()
-    for index, moves in enumerate(games):
+    for index, moves in enumerate(games, start=args.first):
         seed = args.seed * 1000 + index
         style = styles[index % len(styles)]
         report = replay_one(
@@ -71,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
             settings=ReplaySettings(max_plies=args.plies),
             max_tilt_deg=args.max_tilt,
             auto_orient=args.auto_orient,
+            calibrate=args.calibrate,
         )
         reports.append(report)
         _print_game(index, seed, style, report, args.verbose)

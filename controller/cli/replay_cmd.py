@@ -1,5 +1,5 @@
-"""`shogi-robot replay RECORD [--seed N] [--style NAME] [--out OUT.kifu] [--frames-dir DIR]`: a recorded game
-played by the simulated person in front of the virtual camera, recorded by the real pipeline.
+"""`shogi-robot replay RECORD [--seed N] [--style NAME] [--out OUT.kifu] [--frames-dir DIR] [--calibrate]`: a
+recorded game played by the simulated person in front of the virtual camera, recorded by the real pipeline.
 
 Every frame goes through the real motion gate, stable frames through the real board reader, every observation
 through the real reconciler, in record mode; the moves it commits (with times from the simulated clock) are the
@@ -41,6 +41,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--max-tilt", type=float, default=30.0, help="largest camera tilt in degrees (default 30)")
     parser.add_argument(
         "--auto-orient", action="store_true", help="the reader finds sente's side from the pieces (no mount setting)"
+    )
+    parser.add_argument(
+        "--calibrate", action="store_true", help="calibrate the reader to the piece set first (as a user does once)"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="print each prompt and error as it happens")
     parser.set_defaults(func=run)
@@ -96,12 +99,15 @@ def replay_one(
     max_tilt_deg: float = 30.0,
     auto_orient: bool = False,
     frames_dir: Path | None = None,
+    calibrate: bool = False,
 ) -> GameReport:
     """Replay one game with fresh world, gate, reader and reconciler (the classifier is shared).
 
     Like an installed robot, whose camera mount says once which side of the picture sente sits at, the reader
     is told that direction (from the camera's pose, before the game); with `auto_orient` it decides from the
-    pieces instead, as for a camera nobody set up."""
+    pieces instead, as for a camera nobody set up. With `calibrate` the reader is first calibrated to the piece
+    set as a user does it (`vision.calibration`): a picture of the starting position, then one with every piece
+    turned over in place, both taken by the game's own camera before the game; the game then starts."""
     from controller.reconcile import Reconciler
     from controller.sim import CameraSettings, SimulatedHuman, VirtualBoard, VirtualCamera
     from controller.sim.replay import ReplaySettings, replay_game, save_frame
@@ -119,7 +125,8 @@ def replay_one(
     assert camera.last is not None
     side = None if auto_orient else sente_direction(camera.last.board_corners_px)
     reader_settings = ReaderSettings(sente_side=side)
-    reader = BoardReader(classifier, reader_settings)
+    calibration = _calibration(board, camera, classifier, side) if calibrate else None
+    reader = BoardReader(classifier, reader_settings, calibration)
     settings = dataclasses.replace(settings or ReplaySettings(), reader_min_confidence=reader_settings.min_confidence)
     on_frame = None
     if frames_dir is not None:
@@ -139,6 +146,41 @@ def replay_one(
         settings=settings,
         on_frame=on_frame,
     )
+
+
+def _calibration(board: Any, camera: Any, classifier: PieceClassifier, side: float | None) -> Any:
+    """The piece-set calibration from two pictures of the virtual board: as set up, then every piece turned over
+    (turned back afterwards). CommandError when the pictures cannot calibrate (the start position is checked)."""
+    from controller.rules.positions import STARTPOS_SFEN
+    from vision.calibration import calibrate
+    from vision.errors import CalibrationError
+
+    if board_sfen(board) != STARTPOS_SFEN.split()[0]:
+        raise CommandError("--calibrate needs a game from the starting position (the calibration pictures it)")
+    start = camera.read()
+    board.turn_over_all()
+    turned = camera.read()
+    board.turn_over_all()
+    try:
+        return calibrate(start, turned, classifier, sente_side=side)
+    except CalibrationError as exc:
+        raise CommandError(f"the piece-set calibration failed: {exc}") from exc
+
+
+def board_sfen(board: Any) -> str:
+    """The board field (first SFEN part) of what rests on the virtual board's squares."""
+    labels, _ = board.ground_truth()
+    rows = []
+    for rank in range(9):
+        row, empty = "", 0
+        for label in labels[rank * 9 : rank * 9 + 9]:
+            if label == "empty":
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + label
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -175,6 +217,7 @@ def run(args: argparse.Namespace) -> int:
             max_tilt_deg=args.max_tilt,
             auto_orient=args.auto_orient,
             frames_dir=args.frames_dir,
+            calibrate=args.calibrate,
         )
     except SimError as exc:
         raise CommandError(f"the simulated person could not play the record: {exc}") from exc

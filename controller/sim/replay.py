@@ -235,7 +235,9 @@ def _take_result(run: _Run, result: Result, reconciler: Reconciler, end: float) 
             report.latencies_ms.append((end - run.stable_since) * 1000.0)
     elif isinstance(result, Ambiguous) and new_episode:
         report.prompts += 1
-        report.events.append(f"ply {len(reconciler.moves) + 1}: asked {[c.text for c in result.candidates]}")
+        asked = ", ".join(f"{c.text} ({c.score:.1f})" for c in result.candidates)
+        truth = " ".join(run.played[len(reconciler.moves) : len(reconciler.moves) + 2])
+        report.events.append(f"ply {len(reconciler.moves) + 1}: asked {asked}; played {truth}")
         done = len(reconciler.moves)
         for candidate in result.candidates:
             if candidate.takeback == 0 and list(candidate.moves) == run.played[done : done + len(candidate.moves)]:
