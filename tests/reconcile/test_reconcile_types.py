@@ -62,6 +62,9 @@ def test_bad_observation_is_refused(change: dict, message: str) -> None:
         ({"unclear_probability": 1.0}, "unclear_probability"),
         ({"pair_penalty": -1.0}, "penalties"),
         ({"max_candidates": 1}, "max_candidates"),
+        ({"stand_wait_seconds": -0.5}, "stand_wait_seconds"),
+        ({"decline_cost": {"G": 1.0}}, "decline_cost"),
+        ({"decline_cost": {"P": -1.0}}, "decline_cost"),
     ],
 )
 def test_bad_config_is_refused(change: dict, message: str) -> None:
