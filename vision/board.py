@@ -130,10 +130,12 @@ def _aliased(fractions: FloatArray) -> bool:
 
 
 def _clockwise(corners: FloatArray) -> FloatArray:
-    """The corners in clockwise order on screen (a mirrored rectified view gives them anticlockwise)."""
+    """The corners in clockwise order on screen (a mirrored rectified view gives them anticlockwise), starting
+    from the one nearest the picture's top-left (as the outline candidates do)."""
     x, y = corners[:, 0], corners[:, 1]
     area = float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
-    return corners if area > 0 else corners[[0, 3, 2, 1]]
+    ordered = corners if area > 0 else corners[[0, 3, 2, 1]]
+    return np.roll(ordered, -int(np.argmin(ordered.sum(axis=1))), axis=0)
 
 
 def _best_shift(gray: Image, corners: FloatArray) -> tuple[FloatArray, FloatArray]:
