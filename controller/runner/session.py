@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ from controller.runner.options import (
 from controller.runner.page_controls import PageControls
 from controller.runner.remote_opponent import RemoteOpponent
 from controller.runner.robot import GantryRobot
+from controller.runner.session_parts import Hold, NoGantry, board_matches, console_answers, names, stamp
 from controller.runner.shell import GameShell, Limits, ShellReport
 from controller.runner.sim_scene import EngineHuman, MoveSource, RecordHuman, SimScene
 
@@ -103,7 +104,7 @@ class _Session:
         )
         if settings.mode is Mode.PLAY:
             effects.opponent = self._opponent()
-            effects.names = _names(settings, self.config.engine.engine)
+            effects.names = names(settings, self.config.engine.engine)
             if self.remote is not None and self.remote.start is not None:
                 effects.names = remote_game.names(self.remote.start)
         if settings.gantry:
@@ -112,7 +113,7 @@ class _Session:
                 eyes.arm_busy = lambda: robot.busy
         scene = self._scene(world, settings, effects) if world is not None else None
         if world is None:
-            _console_answers(effects)
+            console_answers(effects)
         self._buttons(effects)
         self._speech(effects)
         eyes = self._web(effects, eyes)
@@ -145,7 +146,7 @@ class _Session:
             return self._resume(options.resume)
         settings = game_settings(config, options)
         out = options.out or config.game.journal_dir
-        name = options.name or f"{settings.mode.value}-{_stamp()}"
+        name = options.name or f"{settings.mode.value}-{stamp()}"
         engine = engine_header(engine_spec(config, options)) if settings.mode is Mode.PLAY else {}
         files = GameFiles(out / name, config.game.record_formats, engine)
         state, commands = initial(settings)
@@ -164,7 +165,7 @@ class _Session:
             f"the board plays {'sente' if start.local_side is Color.BLACK else 'gote'}"
         )
         out = self.options.out or self.config.game.journal_dir
-        name = self.options.name or f"remote-{_stamp()}"
+        name = self.options.name or f"remote-{stamp()}"
         opponent_header = remote_game.header(start, self.options.remote_server)
         files = GameFiles(out / name, self.config.game.record_formats, opponent_header)
         state, commands = initial(settings)
@@ -311,7 +312,7 @@ class _Session:
     def _page_controls(self, effects: Effects, eyes: Any) -> PageControls:
         """The page's emergency stop, jog and calibrations, on this session's gantry and reader."""
         restart, out = self._restart, self.options.out or self.config.game.journal_dir
-        hold: Any = _NoGantry() if restart is None else _Hold(restart)
+        hold: Any = NoGantry() if restart is None else Hold(restart)
         reader = getattr(eyes, "reader", None)
         learner = SetLearner(reader, out / "piece-set.json") if hasattr(reader, "use_calibration") else None
         surveyor = None
@@ -373,7 +374,7 @@ class _Session:
             return lambda side: effects.outside.put(ButtonPressed(button, Color(side.value)))
 
         backend = compose.gpio_backend(hardware.gpio, self.clock)
-        holdable: Any = _NoGantry() if self._restart is None else _Hold(self._restart)
+        holdable: Any = NoGantry() if self._restart is None else Hold(self._restart)
         compose.panel(
             backend, hardware.gpio, holdable, on_move_done=press(Button.MOVE_DONE), on_clock=press(Button.CLOCK)
         )
@@ -392,59 +393,5 @@ class _Session:
             result.human_moves = list(scene.played)
         if world is not None:
             result.lost_pieces = [f"{p.label} ({p.why})" for p in world.board.lost]
-            result.board_matches = _board_matches(world.board, report.state)
+            result.board_matches = board_matches(world.board, report.state)
         return result
-
-
-def _console_answers(effects: Effects) -> None:
-    """Prompts on the real board can be answered by typing the option's number (besides the web page)."""
-    import sys
-    import threading
-
-    if not sys.stdin.isatty():
-        return
-
-    def read() -> None:
-        for line in sys.stdin:
-            effects.answer_typed(line)
-
-    threading.Thread(target=read, name="console-answers", daemon=True).start()
-
-
-class _NoGantry:
-    """The emergency stop's target when there is no gantry: nothing moves, so nothing to hold."""
-
-    def hold(self) -> None:
-        """Nothing to stop."""
-
-
-@dataclass
-class _Hold:
-    """Feed hold on whichever gantry the restart holds now (it may have reconnected)."""
-
-    restart: compose.GantryRestart
-
-    def hold(self) -> None:
-        """GRBL `!`."""
-        self.restart.gantry.hold()
-
-
-def _board_matches(board: Any, state: GameState) -> bool:
-    """True when the virtual board's squares show the game's final position (the truth check of a simulation)."""
-    from controller.reconcile.labels import SQUARE_LABELS, board_labels
-
-    labels, _hands = board.ground_truth()
-    return tuple(SQUARE_LABELS[i] for i in board_labels(state.board())) == tuple(labels)
-
-
-def _names(settings: GameSettings, engine: str) -> dict[str, str]:
-    side = settings.opponent_side
-    if side is None:
-        return {}
-    return {side.value: engine, side.opponent.value: "human"}
-
-
-def _stamp() -> str:
-    import time
-
-    return time.strftime("%Y%m%d-%H%M%S")
