@@ -156,11 +156,20 @@ def _best_shift(gray: Image, corners: FloatArray) -> tuple[FloatArray, FloatArra
 
 
 def check_board(image: Image, geometry: BoardGeometry) -> float:
-    """Current grid-line support of a known grid (cheap; compare with `geometry.support`)."""
-    gray = to_gray(image)
-    scale = min(1.0, _WORK_SIDE / max(gray.shape[:2]))
+    """Current grid-line support of a known grid (cheap; compare with `geometry.support`). Only the part of the
+    frame round the grid is converted and scaled."""
+    if image.ndim not in (2, 3):
+        raise ImageError(f"expected a gray or BGR image, got shape {image.shape}")
+    h, w = image.shape[:2]
+    scale = min(1.0, _WORK_SIDE / max(h, w))
+    reach = 0.2 * float(np.linalg.norm(geometry.corners[0] - geometry.corners[2])) / 9 + 2
+    x0, y0 = np.clip(np.floor(geometry.corners.min(axis=0) - reach), 0, [w, h]).astype(int)
+    x1, y1 = np.clip(np.ceil(geometry.corners.max(axis=0) + reach), 0, [w, h]).astype(int)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return 0.0
+    gray = to_gray(image[y0:y1, x0:x1])
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    return line_support(small, geometry.corners * scale)
+    return line_support(small, (geometry.corners - [x0, y0]) * scale)
 
 
 def line_support(gray: Image, corners: FloatArray, samples: int = 40) -> float:
