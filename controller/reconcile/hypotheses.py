@@ -210,16 +210,16 @@ class Scorer:
     def misfit(self, hypothesis: Hypothesis) -> list[int]:
         """Squares that contradict the explanation by more than the mismatch threshold: a piece where it has
         none, none where it has one, the wrong owner, or the wrong kind where it drops a piece. The kinds of
-        pieces already on the board come from the game, not from the reader. When the stands are read and show
-        the dropped piece gone, its kind is only weighed against the kinds its player held (a piece that left
-        the stand as a silver is a silver however the board reads it)."""
+        pieces already on the board come from the game, not from the reader. A dropped piece's kind is only
+        weighed against the kinds its player held (a piece can only come from the stand, however the board reads
+        it), unless the stands are read and still show the dropped piece: then the kind seen must be it."""
         labels = hypothesis.labels()
         dropped = dropped_squares(hypothesis.moves)
         seen = self._hands_seen
         choices = {
             square: held_labels(int(labels[square]), hypothesis.hands)
             for square in dropped
-            if seen is not None and _stand_agrees(int(labels[square]), seen, hypothesis.hands)
+            if seen is None or not _stand_still_holds(int(labels[square]), seen, hypothesis.hands)
         }
         return contradictions(self.evidence, labels, dropped, self.config, choices)
 
@@ -239,11 +239,11 @@ def held_labels(dropped: int, hands_after: Hands) -> tuple[int, ...]:
     return tuple(sorted(labels))
 
 
-def _stand_agrees(dropped: int, seen: Hands, hands: Hands) -> bool:
-    """The stands as read hold as many pieces of the dropped kind as the explanation leaves its player."""
+def _stand_still_holds(dropped: int, seen: Hands, hands: Hands) -> bool:
+    """The stands as read still hold the dropped piece: as many of its kind as before the drop."""
     letter = SQUARE_LABELS[dropped]
     slot = HAND_LABELS.index(letter)
-    return seen[slot] == hands[slot]
+    return seen[slot] == hands[slot] + 1
 
 
 def contradictions(

@@ -8,7 +8,7 @@ from reconcile_scenes import after, decisions, edited, feed, split_row, still, w
 
 from controller.reconcile import Ambiguous, MoveCommitted, Reconciler
 from controller.reconcile.labels import board_hands
-from controller.reconcile.synthetic import SyntheticReader
+from controller.reconcile.synthetic import NoiseModel, SyntheticReader
 from controller.reconcile.types import Observation
 from controller.rules.positions import STARTPOS_SFEN
 
@@ -109,3 +109,16 @@ def test_promotion_taken_at_once_is_decided_by_the_prior() -> None:
     results = decisions(feed(reconciler, reader.move_frames(board, ["8h2b+", "3a2b"], 1.0)))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("8h2b+", "3a2b")]
     assert not any(isinstance(r, Ambiguous) for r in results)
+
+
+def test_drop_read_as_a_kind_not_in_hand_with_stands_unseen() -> None:
+    """The same misread rook while the stands cannot be read at all: a piece can only come from the stand, so
+    R*1i is still committed."""
+    sfen = "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSN1 b R 1"
+    board = after(sfen, ["R*1i"])
+    reader = SyntheticReader(18, NoiseModel(hands_visible=False))
+    lance = split_row({"L": 0.92, "R": 0.03})
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "1i", lance) for k in range(6)]
+    assert all(frame.hands is None for frame in frames)
+    results = decisions(feed(Reconciler(sfen=sfen), frames))
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*1i",)]
