@@ -3,9 +3,12 @@
 Where the stands lie is given relative to the grid (`StandLayout`, in grid units: one unit is one square's width
 across the files and one square's height along the ranks; the default matches a standard set-up with sente's
 stand right of the board at sente's end and gote's left at the far end). Each stand is rectified at the board's
-scale and scanned with the piece classifier in overlapping windows; windows that see a piece are merged
-(non-maximum suppression) and counted by kind. A stand that is not wholly inside the frame, or that is covered,
-gives None for the hands: unknown, not empty.
+scale; pieces are found by their ink (dark strokes darker than their surroundings, smoothed into a density whose
+peaks sit on the characters, one per piece, even in a crowded row where the pieces touch), a window centred on
+each peak is classified, and windows that see a piece are merged (non-maximum suppression: pieces lie side by
+side, so the same piece is only merged within less than a piece's width across and a piece's length along) and
+counted by kind. A stand that is not wholly inside the frame, or that is covered, gives None for the hands:
+unknown, not empty.
 """
 
 from __future__ import annotations
@@ -48,12 +51,16 @@ class StandLayout:
     regions: dict[str, tuple[tuple[float, float], ...]] = field(
         default_factory=lambda: {"b": _default_region("b"), "w": _default_region("w")}
     )
-    stride: float = 0.35
-    """Window step in squares."""
     min_piece: float = 0.6
     """Probability of "a piece" a window needs to count."""
-    min_edges: float = 0.09
-    """Edge-pixel fraction below which a window is bare wood and is not classified."""
+    ink_blur: float = 0.15
+    """Smoothing of the ink map (squares): the strokes of one character melt into one peak."""
+    min_ink: float = 0.3
+    """Ink density a peak needs (bare wood's grain stays below)."""
+    peak_gap: float = 0.4
+    """Nearest two ink peaks may be (squares)."""
+    same_piece: tuple[float, float] = (0.4, 0.6)
+    """Windows nearer than this across and along (squares) see the same piece."""
 
 
 def read_hands(
@@ -106,49 +113,37 @@ def count_stand(
     calibration: Calibrator | None,
 ) -> dict[str, int] | None:
     """Pieces by kind on one rectified stand (None when too much of it is unreadable)."""
-    step = max(1, round(layout.stride * CELL))
-    h, w = stand.shape[:2]
-    xs = sorted({*range(0, w - CROP + 1, step), w - CROP})
-    ys = sorted({*range(0, h - CROP + 1, step), h - CROP})
-    origins = [(x, y) for y in ys for x in xs if x >= 0 and y >= 0]
-    if not origins:
-        return None
-    integral = _edges(stand)
-    origins = [o for o in origins if _edge_density(integral, o) >= layout.min_edges]
-    if not origins:
+    centres = ink_peaks(stand, layout)
+    if not centres:
         return {}
-    crops = np.stack([stand[y : y + CROP, x : x + CROP] for x, y in origins])
+    half = CROP // 2
+    padded = cv2.copyMakeBorder(stand, half, half, half, half, cv2.BORDER_REPLICATE)
+    crops = np.stack([padded[y : y + CROP, x : x + CROP] for x, y in centres])
     if side == "w":  # gote's pieces point towards sente: turn them upright
         crops = np.ascontiguousarray(crops[:, ::-1, ::-1])
     prediction: Prediction = classifier.predict(crops)
     probs = calibration.adjust(prediction) if calibration else prediction.probs
     if float(prediction.unreadable.mean()) > 0.5:  # a hand or sleeve over the stand
         return None
-    return _count(probs, prediction.unreadable, origins, step, layout.min_piece)
+    return _count(probs, prediction.unreadable, centres, layout)
 
 
-def _edges(stand: Image) -> NDArray[np.float64]:
-    """Integral image of the stand's edge map (pieces have outlines and ink, bare wood has few edges)."""
+def ink_peaks(stand: Image, layout: StandLayout) -> list[tuple[int, int]]:
+    """Centres (x, y pixels) of the ink clusters on a rectified stand: one per character (per piece)."""
     gray = cv2.cvtColor(stand, cv2.COLOR_BGR2GRAY) if stand.ndim == 3 else stand
-    edges = (cv2.Canny(gray, 50, 150) > 0).astype(np.float64)
-    return np.asarray(cv2.integral(edges), dtype=np.float64)
-
-
-def _edge_density(integral: NDArray[np.float64], origin: tuple[int, int]) -> float:
-    """Fraction of edge pixels in the central half of the window at `origin`."""
-    x, y = origin
-    a, b = x + CROP // 4, y + CROP // 4
-    c, d = x + 3 * CROP // 4, y + 3 * CROP // 4
-    total = integral[d, c] - integral[b, c] - integral[d, a] + integral[b, a]
-    return float(total) / ((c - a) * (d - b))
+    ink = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, int(CELL * 0.6) | 1, 12)
+    density = cv2.GaussianBlur(ink.astype(np.float32), (0, 0), layout.ink_blur * CELL)
+    reach = int(layout.peak_gap * CELL) | 1
+    peaks = (density >= cv2.dilate(density, np.ones((reach, reach), np.uint8))) & (density > layout.min_ink)
+    ys, xs = np.nonzero(peaks)
+    return [(int(x), int(y)) for x, y in zip(xs, ys, strict=True)]
 
 
 def _count(
     probs: NDArray[np.float64],
     unreadable: NDArray[np.float64],
     origins: list[tuple[int, int]],
-    step: int,
-    min_piece: float,
+    layout: StandLayout,
 ) -> dict[str, int]:
     """Greedy non-maximum suppression over windows that see a piece; count the kinds kept."""
     empty = SQUARE_LABELS.index(EMPTY)
@@ -156,10 +151,11 @@ def _count(
     order = np.argsort(-piece_p)
     kept: list[int] = []
     pts = np.array(origins, dtype=np.float64)
+    gap = np.array(layout.same_piece) * CELL
     for i in order:
-        if piece_p[i] < min_piece:
+        if piece_p[i] < layout.min_piece:
             break
-        if all(np.abs(pts[i] - pts[j]).max() > 0.85 * CELL for j in kept):
+        if all((np.abs(pts[i] - pts[j]) > gap).any() for j in kept):
             kept.append(int(i))
     counts = {kind: 0 for kind in HAND_KINDS}
     kinds = [label.upper() for label in SQUARE_LABELS[:empty]]
