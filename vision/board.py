@@ -83,7 +83,9 @@ def find_board(image: Image) -> BoardGeometry | None:
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     small = cv2.GaussianBlur(small, (3, 3), 0)
     best: BoardGeometry | None = None
-    for found in _first_fits(small):
+    for from_lines, found in _first_fits(small):
+        if best is not None and not from_lines:
+            break  # a grid seen from its own lines is not second-guessed by outlines (and the search is slow)
         if found is None:
             continue
         corners, fractions = _polish(small, _clockwise(found))
@@ -96,12 +98,13 @@ def find_board(image: Image) -> BoardGeometry | None:
     return BoardGeometry(best.corners / scale, best.support)
 
 
-def _first_fits(small: Image) -> Iterator[FloatArray | None]:
-    """Rough grids, most promising first: from the grid lines' own vanishing points, then from outlines."""
+def _first_fits(small: Image) -> Iterator[tuple[bool, FloatArray | None]]:
+    """Rough grids, most promising first: from the grid lines' own vanishing points (flagged True), then from
+    outlines (False)."""
     for view in rectifying_views(small, _VIEW, _PAD):
-        yield _fit_view(small, view, _VIEW, _VIEW_FILL)
+        yield True, _fit_view(small, view, _VIEW, _VIEW_FILL)
     for quad in _candidate_quads(small):
-        yield _fit_grid(small, quad)
+        yield False, _fit_grid(small, quad)
 
 
 def _polish(small: Image, found: FloatArray) -> tuple[FloatArray, FloatArray]:
