@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from controller.remote.csa_client import CsaClient, CsaSettings
-from controller.remote.csa_protocol import GameEnd
+from controller.remote.csa_protocol import CsaProtocolError, GameEnd
 from controller.remote.events import ChatLine, RemoteEnd, RemoteMove, Resynced, TakenBack
 from controller.remote.lishogi_api import LishogiApi, LishogiError
 from controller.remote.lishogi_game import LishogiGame
@@ -85,6 +85,14 @@ class RemoteLink(Protocol):
         """Main time left for (black, white) by the server's count, None when it does not say."""
         ...
 
+    async def offer_draw(self) -> None:
+        """Offer (or accept) a draw; an error naming the server when it has no draw offers."""
+        ...
+
+    async def chat(self, text: str) -> None:
+        """Write a line to the opponent; an error naming the server when it has no chat."""
+        ...
+
     async def close(self) -> None:
         """Leave the server (best effort)."""
         ...
@@ -134,6 +142,14 @@ class CsaLink:
         if self.client.summary is None:
             return None
         return self.client.remaining_s(Color.BLACK), self.client.remaining_s(Color.WHITE)
+
+    async def offer_draw(self) -> None:
+        """The CSA protocol has no draw offers (a game is drawn only by the rules)."""
+        raise CsaProtocolError("the CSA protocol has no draw offers")
+
+    async def chat(self, text: str) -> None:
+        """The CSA protocol has no chat."""
+        raise CsaProtocolError("the CSA protocol has no chat")
 
     async def close(self) -> None:
         """LOGOUT."""
@@ -197,6 +213,14 @@ class LishogiLink:
     async def declare(self) -> None:
         """The Board API has no declaration endpoint: lishogi judges impasse itself."""
         raise LishogiError("lishogi's Board API has no entering-king declaration; the server rules on impasse")
+
+    async def offer_draw(self) -> None:
+        """POST draw/yes (an offer, or the answer to the opponent's)."""
+        await self._game().offer_draw(True)
+
+    async def chat(self, text: str) -> None:
+        """A line in the player chat."""
+        await self._game().say(text)
 
     async def next_event(self) -> RemoteEvent:
         """The game stream's next event."""

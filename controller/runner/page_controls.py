@@ -44,6 +44,18 @@ class Head(Protocol):
         ...
 
 
+class Remote(Protocol):
+    """What the page needs of a remote opponent (`controller.runner.remote_opponent.RemoteOpponent`)."""
+
+    def offer_draw(self) -> str:
+        """Offer a draw; the sentence to show."""
+        ...
+
+    def chat(self, text: str) -> str:
+        """Send a chat line; the sentence to show."""
+        ...
+
+
 class Learner(Protocol):
     """The reader's side of the piece-set calibration (`controller.compose.SetLearner`)."""
 
@@ -79,6 +91,7 @@ class PageControls:
         surveyor: the gantry calibration, None without a gantry.
         use_engine: makes this engine (None: the configured one, if none runs) the next game's opponent;
             raises ValueError or OSError when it cannot start.
+        remote: the remote opponent (draw offers, chat), None in other games.
     """
 
     tell: Tell
@@ -89,6 +102,7 @@ class PageControls:
     learner: Learner | None = None
     surveyor: Surveyor | None = None
     use_engine: Callable[[str | None], None] | None = None
+    remote: Remote | None = None
     set_frames: list[Any] = field(default_factory=list)
     measured: dict[str, tuple[float, float]] = field(default_factory=dict)
     gantry_started: bool = False
@@ -101,6 +115,9 @@ class PageControls:
             return Abort("emergency stop on the web page: the arm is held; reset it before moving it again")
         if command.kind is CommandKind.NEW_GAME:
             return self._new_game(command, state)
+        if command.kind in (CommandKind.OFFER_DRAW, CommandKind.CHAT):
+            self._to_remote(command)
+            return None
         handler = _HANDLERS.get(command.kind)
         if handler is not None:
             handler(self, command, state)
@@ -120,6 +137,17 @@ class PageControls:
         """Wait for running jogs and calibrations (tests, and the end of a session)."""
         for worker in list(self.workers):
             worker.join()
+
+    def _to_remote(self, command: WebCommand) -> None:
+        remote = self.remote
+        if remote is None:
+            self.tell("Draw offers and chat are for games against a remote player.")
+            return
+        if command.kind is CommandKind.CHAT:
+            text = str(command.args["text"]).strip()
+            self._background(lambda: self.tell(remote.chat(text)))
+        else:
+            self._background(lambda: self.tell(remote.offer_draw()))
 
     def _jog(self, command: WebCommand, state: GameState) -> None:
         head = self.head()

@@ -15,8 +15,9 @@ import concurrent.futures
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 import cshogi
 
@@ -140,6 +141,21 @@ class RemoteOpponent:
         except (TimeoutError, OSError, RuntimeError) as exc:
             log.warning("ending the game on the server: %s", exc)
         self._ended.wait(self._end_wait_s)
+
+    def offer_draw(self) -> str:
+        """Offer (or accept) a draw on the server; the sentence to show."""
+        return self._ask_server(self.link.offer_draw(), "Draw offered to the remote player.")
+
+    def chat(self, text: str) -> str:
+        """Send a chat line; the sentence to show."""
+        return self._ask_server(self.link.chat(text), f"You said: {text}")
+
+    def _ask_server(self, request: Coroutine[Any, Any, None], done: str) -> str:
+        try:
+            asyncio.run_coroutine_threadsafe(request, self._loop).result(10)
+        except (LishogiError, CsaProtocolError, OSError, TimeoutError) as exc:
+            return f"The server did not take it: {exc}"
+        return done
 
     def close(self) -> None:
         """Leave the server and stop and close the event loop."""

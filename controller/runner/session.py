@@ -322,6 +322,7 @@ class _Session:
             effects.tell, hold.hold, lambda: None if restart is None else restart.gantry,
             lambda: effects.robot is not None and effects.robot.busy, lambda: getattr(eyes, "last_frame", None),
             learner=learner, surveyor=surveyor, use_engine=lambda name: self._use_engine(effects, name),
+            remote=self.remote,
         )  # fmt: skip
         self.stack.callback(controls.wait)
         return controls

@@ -29,6 +29,8 @@ class CommandKind(enum.StrEnum):
     CALIBRATE_GANTRY = "calibrate_gantry"
     JOG = "jog"
     EMERGENCY_STOP = "emergency_stop"
+    OFFER_DRAW = "offer_draw"
+    CHAT = "chat"
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ def parse_command(body: Any) -> WebCommand:
         raise CommandError("an answer needs 'prompt_id' and 'answer'")
     if kind is CommandKind.JOG and not all(isinstance(args.get(k), int | float) for k in ("dx_mm", "dy_mm")):
         raise CommandError("a jog needs numeric 'dx_mm' and 'dy_mm'")
+    if kind is CommandKind.CHAT and not (isinstance(args.get("text"), str) and 0 < len(args["text"].strip()) <= 140):
+        raise CommandError("a chat line needs 'text' of 1 to 140 characters")
     return WebCommand(kind, dict(args))
 
 

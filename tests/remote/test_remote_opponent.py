@@ -17,6 +17,7 @@ from controller.game.events import Abort, Event, RemoteEnded, RemoteMoved, Serve
 from controller.game.machine import initial
 from controller.game.settings import GameSettings, Mode, MoveSource, OpponentKind
 from controller.game.state import GameState, PlayedMove
+from controller.remote.csa_protocol import CsaProtocolError
 from controller.remote.events import RemoteEnd, RemoteMove, Resynced, TakenBack
 from controller.remote.links import RemoteStart
 from controller.rules.positions import STARTPOS_SFEN
@@ -36,6 +37,9 @@ class ScriptedLink:
         self.resigned = self.declared = self.closed = False
         self.events: asyncio.Queue[object] | None = None
         self.sent_event = threading.Event()
+        self.draws_allowed = True
+        self.draw_offers = 0
+        self.chats: list[str] = []
 
     async def start(self) -> RemoteStart:
         self.events = asyncio.Queue()
@@ -65,6 +69,14 @@ class ScriptedLink:
 
     def clocks_s(self) -> tuple[float, float] | None:
         return (590.0, 580.0)
+
+    async def offer_draw(self) -> None:
+        if not self.draws_allowed:
+            raise CsaProtocolError("the CSA protocol has no draw offers")
+        self.draw_offers += 1
+
+    async def chat(self, text: str) -> None:
+        self.chats.append(text)
 
     async def close(self) -> None:
         self.closed = True
@@ -177,3 +189,16 @@ def test_desync_sentences_name_every_differing_square() -> None:
     assert len(lines) == 4
     assert "square 7g should hold sente's pawn." in lines
     assert any(line.startswith("square 7f should be empty") for line in lines)
+
+
+def test_a_draw_offer_and_a_chat_line_reach_the_server(relay: Relay) -> None:
+    """The page's draw offer and chat line go to the server; the player is told."""
+    assert relay.opponent.offer_draw() == "Draw offered to the remote player."
+    assert relay.opponent.chat("good game") == "You said: good game"
+    assert relay.link.draw_offers == 1 and relay.link.chats == ["good game"]
+
+
+def test_a_server_without_draw_offers_says_so(relay: Relay) -> None:
+    """A CSA server has no draw offers: the player is told why nothing happened."""
+    relay.link.draws_allowed = False
+    assert "no draw offers" in relay.opponent.offer_draw()

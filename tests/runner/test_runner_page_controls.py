@@ -252,3 +252,33 @@ def test_the_set_learner_teaches_the_reader_and_saves_the_file(tmp_path: Path) -
     text = SetLearner(reader, tmp_path / "set.json").learn(start.image, flipped.image)
     assert "Piece set learnt" in text and reader._calibration is not None
     assert Calibration.load(tmp_path / "set.json").examples == reader._calibration.examples
+
+
+@dataclass
+class FakeRemote:
+    lines: list[str] = field(default_factory=list)
+
+    def offer_draw(self) -> str:
+        self.lines.append("draw")
+        return "Draw offered to the remote player."
+
+    def chat(self, text: str) -> str:
+        self.lines.append(text)
+        return f"You said: {text}"
+
+
+def test_draw_offers_and_chat_go_to_the_remote_player() -> None:
+    """With a remote opponent the page's draw offer and chat line reach it and its answer is shown."""
+    panel = Panel()
+    remote = FakeRemote()
+    panel.controls.remote = remote
+    panel.press(CommandKind.CHAT, _state(Phase.WAIT_HUMAN), text=" hello ")
+    panel.press(CommandKind.OFFER_DRAW, _state(Phase.WAIT_HUMAN))
+    assert remote.lines == ["hello", "draw"] and panel.told[-1] == "Draw offered to the remote player."
+
+
+def test_draw_offers_without_a_remote_player_are_explained() -> None:
+    """Against the engine there is nobody to offer a draw to: the page says so."""
+    panel = Panel()
+    panel.press(CommandKind.OFFER_DRAW, _state(Phase.WAIT_HUMAN))
+    assert "remote player" in panel.told[-1]

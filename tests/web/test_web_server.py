@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from controller.rules.positions import STARTPOS_SFEN
-from controller.web.hub import CommandKind, ViewHub
+from controller.web.hub import CommandError, CommandKind, ViewHub, parse_command
 from controller.web.server import WebServer
 from controller.web.svg import board_svg
 from controller.web.view import GameView, PromptView, japanese_moves
@@ -126,3 +126,11 @@ def test_japanese_drop_and_promotion_choice() -> None:
     """It should write drops with 打 only when needed, and 不成 for a declined promotion."""
     moves = ("7g7f", "3c3d", "8h2b+", "3a2b", "B*4e")
     assert japanese_moves(STARTPOS_SFEN, moves)[-1] == "▲４五角"
+
+
+def test_a_chat_line_must_be_short_text() -> None:
+    """A chat command needs 1 to 140 characters of text; otherwise a clear error (400 on the wire)."""
+    assert parse_command({"kind": "chat", "args": {"text": "hi"}}).args["text"] == "hi"
+    for bad in ({}, {"text": ""}, {"text": "x" * 141}, {"text": 5}):
+        with pytest.raises(CommandError, match="1 to 140"):
+            parse_command({"kind": "chat", "args": bad})

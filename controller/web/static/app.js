@@ -120,6 +120,12 @@ document.querySelectorAll("a[data-record]").forEach((link) =>
     event.preventDefault();
     window.location = withToken("/api/record." + link.dataset.record);
   }));
+$("chat").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = event.target.elements.text;
+  if (input.value.trim()) send("chat", { text: input.value.trim() });
+  input.value = "";
+});
 $("new-game").addEventListener("submit", (event) => {
   event.preventDefault();
   send("new_game", Object.fromEntries(new FormData(event.target)));
