@@ -96,6 +96,8 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
         return Proposal(ProposalKind.WAIT, ("hidden",), Waiting(f"squares {_names(hidden)} are hidden"))
+    if len(contenders) == 1 and scorer.kind_unread(best):
+        contenders += [h for h in ranked if h is not best and _other_drop_kind(h, best)]
     if len(contenders) > 1:
         candidates = tuple(_candidate(h) for h in contenders[: config.max_candidates])
         texts = " or ".join(c.text for c in candidates)
@@ -156,6 +158,13 @@ def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: Reco
     else:
         messages, names = explain_mismatch(game.board, game.labels, evidence, best, config=config)
     return Proposal(ProposalKind.PROBLEM, ("mismatch",), Mismatch(messages, names), messages[0])
+
+
+def _other_drop_kind(other: Hypothesis, best: Hypothesis) -> bool:
+    """`other` is `best` with other kinds dropped on the same squares (`S*5e` for `G*5e`)."""
+    if other.takeback != best.takeback or len(other.moves) != len(best.moves) or other.moves == best.moves:
+        return False
+    return all(a == b or (a[1] == b[1] == "*" and a[2:] == b[2:]) for a, b in zip(other.moves, best.moves, strict=True))
 
 
 def _unobservable_promotion(other: Hypothesis, best: Hypothesis) -> bool:

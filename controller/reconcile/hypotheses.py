@@ -223,6 +223,22 @@ class Scorer:
         }
         return contradictions(self.evidence, labels, dropped, self.config, choices)
 
+    def kind_unread(self, hypothesis: Hypothesis) -> bool:
+        """A drop of the explanation whose kind neither the board nor the stands tell: the reader's best kind on
+        the square is one its player could not drop, more than one kind was held, and the stands do not show
+        exactly the explained hands of that player. Then the kind is asked, never guessed."""
+        labels = hypothesis.labels()
+        seen = self._hands_seen
+        for square in dropped_squares(hypothesis.moves):
+            label = int(labels[square])
+            held = held_labels(label, hypothesis.hands)
+            if int(self.evidence.best[square]) in held or len(held) < 2:
+                continue
+            side = slice(0, 7) if label < 14 else slice(7, 14)
+            if seen is None or seen[side] != hypothesis.hands[side]:
+                return True
+        return False
+
 
 _CS_KIND_LETTERS = ("", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "+B", "+R")
 

@@ -122,3 +122,28 @@ def test_drop_read_as_a_kind_not_in_hand_with_stands_unseen() -> None:
     assert all(frame.hands is None for frame in frames)
     results = decisions(feed(Reconciler(sfen=sfen), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*1i",)]
+
+
+ROOK_AND_GOLD = "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B7/LNSGKGSN1 b RG 1"
+
+
+def _misread_rook(hands_visible: bool) -> list:
+    board = after(ROOK_AND_GOLD, ["R*1i"])
+    reader = SyntheticReader(19, NoiseModel(hands_visible=hands_visible))
+    lance = split_row({"L": 0.92, "R": 0.03})
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "1i", lance) for k in range(15)]
+    return decisions(feed(Reconciler(sfen=ROOK_AND_GOLD), frames))
+
+
+def test_drop_kind_nobody_can_tell_is_asked() -> None:
+    """Holding a rook and a gold, a piece read as a lance dropped on 1i, stands unseen: which piece it was is
+    asked (rook or gold), never guessed."""
+    results = _misread_rook(hands_visible=False)
+    assert results and all(isinstance(r, Ambiguous) for r in results)
+    assert {c.text for c in results[-1].candidates} == {"R*1i", "G*1i"}
+
+
+def test_drop_kind_told_by_the_stands_is_committed() -> None:
+    """The same read with the stands showing the gold still there and the rook gone: R*1i is committed."""
+    results = _misread_rook(hands_visible=True)
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*1i",)]
