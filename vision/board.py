@@ -36,7 +36,11 @@ _VIEW_FILL = 0.3  # ... in which the grid spans at least this much (stands' edge
 MIN_SUPPORT = 0.7  # mean fraction of grid-line samples that must look like a line
 MIN_LINE = 0.12  # ... and on every single line (a rank full of pieces hides most of its line)
 _OFF = 0.08  # where "beside the line" is, in squares
-_PARITY_GAP = 0.4  # the odd and even lines of a direction may differ this much in mean support
+_FAINT_SUPPORT = 0.55  # mean line support accepted when the lines stand out from the squares' middles ...
+_MID_GAP = 0.2  # ... by this much in both directions
+_PARITY_GAP = 0.3  # the odd and even lines of a direction may differ this much in mean support ...
+_FAINT_PARITY = 0.15  # ... or this much when the support is faint
+_TRUSTED = 0.85  # outline candidates are not tried after a grid this well supported from the lines
 _GOOD_ENOUGH = 0.9  # stop trying candidates once a grid is supported this well
 
 
@@ -84,12 +88,12 @@ def find_board(image: Image) -> BoardGeometry | None:
     small = cv2.GaussianBlur(small, (3, 3), 0)
     best: BoardGeometry | None = None
     for from_lines, found in _first_fits(small):
-        if best is not None and not from_lines:
-            break  # a grid seen from its own lines is not second-guessed by outlines (and the search is slow)
+        if best is not None and best.support >= _TRUSTED and not from_lines:
+            break  # a grid seen well from its own lines is not second-guessed by outlines (the search is slow)
         if found is None:
             continue
         corners, fractions = _polish(small, _clockwise(found))
-        if supported(fractions) and not _aliased(fractions) and (best is None or fractions.mean() > best.support):
+        if _accepted(small, corners, fractions) and (best is None or fractions.mean() > best.support):
             best = BoardGeometry(corners, float(fractions.mean()))
             if best.support >= _GOOD_ENOUGH:
                 break
@@ -122,12 +126,33 @@ def _polish(small: Image, found: FloatArray) -> tuple[FloatArray, FloatArray]:
     return corners, fractions
 
 
-def _aliased(fractions: FloatArray) -> bool:
+def _accepted(small: Image, corners: FloatArray, fractions: FloatArray) -> bool:
+    """Whether a polished grid is a board: its lines well supported, or (a steep or dim view, whose far lines
+    are faint) fairly supported and clearly better than the lines halfway between them; never a grid at half the
+    real spacing."""
+    if _aliased(fractions, _PARITY_GAP):
+        return False
+    if supported(fractions):
+        return True
+    faint_ok = float(fractions.mean()) >= _FAINT_SUPPORT and float(fractions.min()) >= MIN_LINE
+    if not faint_ok or _aliased(fractions, _FAINT_PARITY):
+        return False
+    homography = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
+    for axis in (0, 1):
+        half = GRID_CORNERS + np.array([0.5, 0.0] if axis else [0.0, 0.5])
+        moved = cv2.perspectiveTransform(half.reshape(-1, 1, 2), homography).reshape(4, 2).astype(np.float64)
+        lines = slice(10 * axis, 10 * axis + 9)
+        if float(fractions[lines].mean()) - float(line_fractions(small, moved)[lines].mean()) < _MID_GAP:
+            return False
+    return True
+
+
+def _aliased(fractions: FloatArray, gap: float) -> bool:
     """True when, in either direction, every other line is seen much worse than the rest: a grid at half the
     real spacing, whose odd "lines" cross the squares (pieces hide whole lines too, but not every other one)."""
     for axis in (0, 1):
         lines = fractions[10 * axis : 10 * axis + 10]
-        if abs(float(lines[0::2].mean()) - float(lines[1::2].mean())) > _PARITY_GAP:
+        if abs(float(lines[0::2].mean()) - float(lines[1::2].mean())) > gap:
             return True
     return False
 
