@@ -18,6 +18,7 @@ import numpy as np
 
 from controller.reconcile.diagnose import explain_against, explain_mismatch, hands_sentences, unclear_sentence
 from controller.reconcile.evidence import Evidence
+from controller.reconcile.habits import ReadingHabits
 from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares
 from controller.reconcile.labels import OCCUPANCY, Hands, Labels, board_labels, square_name
 from controller.reconcile.types import (
@@ -71,12 +72,14 @@ class GameView:
         labels: its labels.
         hands: its hand counts.
         expected_move: the move the board should come to (robot or assisted move), or None.
+        habits: how the reader reads this set (for a drop's kind), when learnt.
     """
 
     board: cshogi.Board
     labels: Labels
     hands: Hands
     expected_move: str | None
+    habits: ReadingHabits | None = None
 
 
 def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config: ReconcileConfig) -> Proposal:
@@ -96,7 +99,8 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
         return Proposal(ProposalKind.WAIT, ("hidden",), Waiting(f"squares {_names(hidden)} are hidden"))
-    if len(contenders) == 1 and scorer.kind_unread(best):
+    unsure_kind = scorer.kind_unread(best) or (game.habits is not None and scorer.kind_confusable(best, game.habits))
+    if len(contenders) == 1 and unsure_kind:
         contenders += [h for h in ranked if h is not best and _other_drop_kind(h, best)]
     if len(contenders) > 1:
         candidates = tuple(_candidate(h) for h in contenders[: config.max_candidates])

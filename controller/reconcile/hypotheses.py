@@ -18,6 +18,7 @@ import cshogi
 import numpy as np
 
 from controller.reconcile.evidence import Evidence
+from controller.reconcile.habits import ReadingHabits
 from controller.reconcile.labels import (
     HAND_LABELS,
     LABEL_INDEX,
@@ -236,6 +237,23 @@ class Scorer:
                 continue
             side = slice(0, 7) if label < 14 else slice(7, 14)
             if seen is None or seen[side] != hypothesis.hands[side]:
+                return True
+        return False
+
+    def kind_confusable(self, hypothesis: Hypothesis, habits: ReadingHabits) -> bool:
+        """A drop of the explanation whose read another held kind explains nearly as well, by how this reader
+        reads this set (its habits on known pieces), while the stands do not tell which kind left."""
+        labels = hypothesis.labels()
+        seen = self._hands_seen
+        for square in dropped_squares(hypothesis.moves):
+            label = int(labels[square])
+            side = slice(0, 7) if label < 14 else slice(7, 14)
+            if seen is not None and seen[side] == hypothesis.hands[side]:
+                continue
+            row = np.exp(self.evidence.log_probs[square])
+            mine = habits.likelihood(row, label)
+            others = [habits.likelihood(row, k) for k in held_labels(label, hypothesis.hands) if k != label]
+            if others and max(others) > mine - self.config.commit_margin:
                 return True
         return False
 

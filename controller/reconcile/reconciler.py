@@ -1,22 +1,26 @@
 """The reconciler: the game as the board should show it, fed observation by observation.
 
 Owns: the last legal position (a cshogi board, the move list and each earlier position's labels and hands,
-for takebacks), the evidence window, the expected move of a robot or assisted move, and the agreement rule:
-a proposal is acted on only after `agree_frames` consecutive stable frames propose it (and, for problems,
-only after it has lasted `settle_seconds`). Committing a move is the only thing that changes the game on its
-own; takebacks, ambiguities and mismatches are reported for the caller to decide (`take_back`, `play`).
+for takebacks), the evidence window, the reader's habits on this set (learnt from confirmed positions), the
+expected move of a robot or assisted move, and the agreement rule: a proposal is acted on only after
+`agree_frames` consecutive stable frames propose it (and, for problems, only after it has lasted
+`settle_seconds`). Committing a move is the only thing that changes the game on its own; takebacks, ambiguities
+and mismatches are reported for the caller to decide (`take_back`, `play`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 
+import numpy as np
+
 from controller.reconcile.decide import GameView, Proposal, ProposalKind, propose
 from controller.reconcile.errors import GameStateError
 from controller.reconcile.evidence import EvidenceWindow
+from controller.reconcile.habits import ReadingHabits
 from controller.reconcile.hypotheses import Hypothesis, Scorer
 from controller.reconcile.labels import Hands, Labels, board_hands, board_labels
-from controller.reconcile.types import MoveCommitted, Observation, ReconcileConfig, Result, Waiting
+from controller.reconcile.types import MoveCommitted, NoChange, Observation, ReconcileConfig, Result, Waiting
 from controller.rules.game import push_checked
 from controller.rules.positions import STARTPOS_SFEN, board_from_sfen
 from controller.rules.referee import legal_usi_moves
@@ -42,6 +46,7 @@ class Reconciler:
         self._expected: str | None = None
         self._streak: tuple[Hashable, int, float] | None = None
         self._now = False
+        self._habits = ReadingHabits(self._config.probability_floor)
         self.set_position(sfen, moves)
 
     # --- the game -------------------------------------------------------------------------------------------
@@ -144,11 +149,17 @@ class Reconciler:
             self._streak = None
             return Waiting("hands over the board")
         self._window.add(obs)
-        scorer = Scorer(self._window.evidence(), self._config)
+        evidence = self._window.evidence()
+        scorer = Scorer(evidence, self._config)
         labels, hands = self._history[-1]
-        game = GameView(self._board, labels, hands, self._expected)
+        game = GameView(self._board, labels, hands, self._expected, self._habits)
         proposal = propose(game, self._hypotheses(scorer), scorer, self._config)
-        return self._settle(proposal, obs.time)
+        result = self._settle(proposal, obs.time)
+        if isinstance(result, NoChange):
+            seen = np.ones(81, dtype=bool)
+            seen[sorted(evidence.unseen)] = False
+            self._habits.learn(np.exp(evidence.log_probs), labels, seen)
+        return result
 
     def _settle(self, proposal: Proposal, now: float) -> Result:
         if self._streak is not None and self._streak[0] == proposal.key:

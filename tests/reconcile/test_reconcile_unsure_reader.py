@@ -147,3 +147,26 @@ def test_drop_kind_told_by_the_stands_is_committed() -> None:
     """The same read with the stands showing the gold still there and the rook gone: R*1i is committed."""
     results = _misread_rook(hands_visible=True)
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*1i",)]
+
+
+BISHOP_AND_GOLD = "lnsgk1snl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b BG 1"
+
+
+def test_drop_of_a_kind_this_reader_reads_as_another_is_asked() -> None:
+    """All along, this set's bishop on 8h is read as a gold (90 %). A bishop dropped on 5e is then read as a gold
+    too; sente holds both and the stands are unseen: the reader's habits say it cannot tell them apart, so the
+    kind is asked (bishop or gold) instead of committing G*5e."""
+    as_gold = split_row({"G": 0.9, "B": 0.02})
+    reader = SyntheticReader(20, NoiseModel(hands_visible=False))
+    reconciler = Reconciler(sfen=BISHOP_AND_GOLD)
+    board = after(BISHOP_AND_GOLD, [])
+    feed(reconciler, [with_square(reader.observe_board(board, 0.1 * k), "8h", as_gold) for k in range(8)])
+    reconciler.observe(reader.observe_board(board, 0.9, stable=False))
+    board.push_usi("B*5e")
+    frames = [
+        with_square(with_square(reader.observe_board(board, 1.0 + 0.1 * k), "8h", as_gold), "5e", as_gold)
+        for k in range(15)
+    ]
+    results = decisions(feed(reconciler, frames))
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert {c.text for c in results[-1].candidates} >= {"B*5e", "G*5e"}

@@ -1,0 +1,44 @@
+"""How this reader reads this piece set: per label, the mean probabilities it gives on squares whose label the
+game knows, learnt while the board is confirmed to show the expected position.
+
+Owns: `ReadingHabits`. Identity comes from the game state, so every confirmed frame shows the reader at work on
+known pieces; a style it confuses (a bishop read as a gold) shows up here. A drop's kind is the one place where
+the reader's word is needed: there, two held kinds the reader reads alike (by its habits on this set) are asked
+about instead of guessed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from controller.reconcile.labels import N_LABELS, Labels
+
+MIN_SQUARE_FRAMES = 3
+"""Square-frames of a label before its habit is used (else the label's own probability stands in)."""
+
+
+class ReadingHabits:
+    """Running mean of the reader's probability rows per true label."""
+
+    def __init__(self, floor: float = 1e-4) -> None:
+        self._sums: npt.NDArray[np.float64] = np.zeros((N_LABELS, N_LABELS))
+        self._counts: npt.NDArray[np.float64] = np.zeros(N_LABELS)
+        self._floor = floor
+
+    def learn(self, rows: npt.NDArray[np.float64], labels: Labels, seen: npt.NDArray[np.bool_]) -> None:
+        """Add the (81, 29) rows of a confirmed position (`labels`), on the `seen` squares only."""
+        np.add.at(self._sums, labels[seen], rows[seen])
+        np.add.at(self._counts, labels[seen], 1.0)
+
+    def count(self, label: int) -> int:
+        """Square-frames learnt for a label."""
+        return int(self._counts[label])
+
+    def likelihood(self, row: npt.NDArray[np.float64], label: int) -> float:
+        """How well `label`, read the way this reader reads it, explains `row` (a cross-entropy, higher is
+        better); the plain log-probability of `label` while too little is known of its habit."""
+        if self._counts[label] < MIN_SQUARE_FRAMES:
+            return float(np.log(max(float(row[label]), self._floor)))
+        habit = self._sums[label] / self._counts[label]
+        return float(np.dot(row / max(float(row.sum()), 1e-12), np.log(np.maximum(habit, self._floor))))
