@@ -5,6 +5,10 @@ Output per crop: probabilities over the 29 square labels (`vision.labels.SQUARE_
 that the crop shows a piece turned sideways (the grid's axes are swapped: used to decide the board's rotation),
 the probability that it cannot be read (a hand over it, motion blur, black), and a feature vector (the
 penultimate layer) that calibration compares with a user's own set.
+Owner symmetry: a piece turned by 180 degrees is the same kind of the other owner (`OWNER_SWAP`). Crops whose
+reading is in doubt (owner split, or no clear top label) are read a second time turned by 180 degrees, and the
+two readings are combined (normalised geometric mean); at most `MAX_SECOND_LOOKS` crops per batch, the most
+doubtful first, so a clear board costs one forward pass and a bad one at most about 1.2.
 The network is trained by `vision/train/train_classifier.py` on synthetic crops (`vision/train/synth.py`).
 """
 
@@ -24,6 +28,13 @@ from vision.labels import SQUARE_LABELS
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "pieces.onnx"
 N_LABELS = len(SQUARE_LABELS)
+OWNER_SWAP = np.array([*range(14, 28), *range(14), 28, 29, 30])
+"""Class index of each of the 31 network classes turned by 180 degrees (sente <-> gote; empty, sideways and
+unreadable stay)."""
+MAX_SECOND_LOOKS = 14
+"""Chosen on rendered frames of training styles: more second looks gained nothing there."""
+DOUBT = 0.97
+"""A crop is in doubt when its top label or its owner (summed over kinds) is below this probability."""
 
 
 def preprocess(crops: Image) -> NDArray[np.float32]:
@@ -64,7 +75,7 @@ class Prediction:
 class PieceClassifier:
     """The ONNX piece classifier loaded into OpenCV's DNN module."""
 
-    def __init__(self, model_path: Path = MODEL_PATH) -> None:
+    def __init__(self, model_path: Path = MODEL_PATH, second_look: bool = True) -> None:
         if not model_path.exists():
             raise ModelError(f"classifier model not found: {model_path}")
         try:
@@ -72,15 +83,40 @@ class PieceClassifier:
         except cv2.error as exc:
             raise ModelError(f"cannot load classifier model {model_path}: {exc}") from exc
         self._outputs = ["logits", "features"]
+        self._second_look = second_look
 
     def predict(self, crops: Image) -> Prediction:
         """Probabilities, sideways probability and features for a batch of crops."""
         if len(crops) == 0:
             return Prediction(np.zeros((0, N_LABELS)), np.zeros(0), np.zeros(0), np.zeros((0, 0), np.float32))
-        self._net.setInput(preprocess(crops))
-        logits, features = self._net.forward(self._outputs)
-        full = softmax(np.asarray(logits))
+        full, features = self._forward(crops)
+        if self._second_look:
+            doubtful = doubtful_crops(full)
+            if len(doubtful):
+                turned, _ = self._forward(np.ascontiguousarray(crops[doubtful, ::-1, ::-1]))
+                full[doubtful] = combine(full[doubtful], turned[:, OWNER_SWAP])
         sideways, unreadable = full[:, N_LABELS], full[:, N_LABELS + 1]
         probs = full[:, :N_LABELS] / np.maximum(full[:, :N_LABELS].sum(axis=1, keepdims=True), 1e-12)
         feats = np.asarray(features, dtype=np.float32).reshape(len(crops), -1)
         return Prediction(probs, sideways, unreadable, feats)
+
+    def _forward(self, crops: Image) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
+        """Softmax over the 31 network classes and the features, in one forward pass."""
+        self._net.setInput(preprocess(crops))
+        logits, features = self._net.forward(self._outputs)
+        return softmax(np.asarray(logits)), np.asarray(features, dtype=np.float32)
+
+
+def doubtful_crops(full: NDArray[np.float64]) -> NDArray[np.intp]:
+    """Indices of the crops worth a second look (most doubtful first, at most MAX_SECOND_LOOKS)."""
+    sente, gote = full[:, :14].sum(axis=1), full[:, 14:28].sum(axis=1)
+    owner = np.maximum(sente, gote) / np.maximum(sente + gote, 1e-12)
+    certainty = np.minimum(full.max(axis=1), np.where(sente + gote > 0.5, owner, 1.0))
+    order = np.argsort(certainty, kind="stable")[:MAX_SECOND_LOOKS]
+    return np.asarray(order[certainty[order] < DOUBT], dtype=np.intp)
+
+
+def combine(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Normalised geometric mean of two readings of the same crops."""
+    g = np.sqrt(np.maximum(a, 1e-12) * np.maximum(b, 1e-12))
+    return np.asarray(g / g.sum(axis=1, keepdims=True), dtype=np.float64)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.classifier import OWNER_SWAP
 from vision.labels import EMPTY, KINDS, PIECE_LABELS, SQUARE_LABELS, labels_from_board_field
 from vision.train.fonts import FONT_ROOT, FONTS, font_tiles, has_glyph
 from vision.train.rendered import SET, random_placement
-from vision.train.train_classifier import OWNER_SWAP
 
 
 def test_random_placement_respects_the_set_and_promotes_often() -> None:

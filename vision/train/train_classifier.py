@@ -39,10 +39,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.classifier import MODEL_PATH, preprocess
+from vision.classifier import MODEL_PATH, OWNER_SWAP, preprocess
 from vision.squares import CROP
 from vision.train.fonts import font_tiles
-from vision.train.synth import ASSETS, N_CLASSES, PieceBank, make_dataset
+from vision.train.synth import ASSETS, N_CLASSES, SIDEWAYS, PieceBank, make_dataset
 
 HELD_OUT: tuple[str, ...] = ("ryoko_1kanji", "1kanji_3d")
 """Styles never used in training or tuning (2kanji_3d and orangain share glyphs, so both are trained on)."""
@@ -50,8 +50,6 @@ CHUNK = 4000
 CHANNELS = (12, 24, 32, 48)
 FONT_SEED = 7
 """Seed of the font-drawn training styles (`vision.train.fonts`)."""
-OWNER_SWAP = np.array([*range(14, 28), *range(14), 28, 29, 30])
-"""Class index of each class turned by 180 degrees (sente <-> gote; empty, sideways, unreadable stay)."""
 
 
 def train_styles() -> list[str]:
@@ -135,7 +133,7 @@ def warm_start(model: Any, onnx_path: Path, sample: Any) -> None:
     import torch
     from onnx import numpy_helper
 
-    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(onnx_path)).graph.initializer}
+    weights = {i.name: np.array(numpy_helper.to_array(i)) for i in onnx.load(str(onnx_path)).graph.initializer}
     convs = [k for k in weights if k.startswith("onnx::Conv")]
     layers = list(model.body)
     with torch.no_grad():
@@ -206,9 +204,11 @@ def training_data(args: argparse.Namespace, styles: list[str]) -> tuple[NDArray[
 
 
 def batches(
-    x: NDArray[np.uint8], y: NDArray[np.int64], size: int, gen: np.random.Generator
+    x: NDArray[np.uint8], y: NDArray[np.int64], size: int, gen: np.random.Generator, sideways: float = 0.0
 ) -> Iterator[tuple[NDArray[np.float32], NDArray[np.int64]]]:
-    """Shuffled, preprocessed batches; half the crops turned by 180 degrees with the owner swapped."""
+    """Shuffled, preprocessed batches; half the crops turned by 180 degrees with the owner swapped, and a
+    `sideways` share of the piece crops turned by 90 degrees and labelled "sideways" (as the reader sees them
+    when it has the grid's axes swapped)."""
     order = gen.permutation(len(x))
     for i in range(0, len(x), size):
         idx = order[i : i + size]
@@ -216,6 +216,9 @@ def batches(
         turn = gen.random(len(idx)) < 0.5
         crops[turn] = crops[turn, ::-1, ::-1]
         targets[turn] = OWNER_SWAP[targets[turn]]
+        side = (gen.random(len(idx)) < sideways) & (targets < len(OWNER_SWAP) - 3)
+        crops[side] = np.rot90(crops[side], k=int(gen.choice([1, 3])), axes=(1, 2))
+        targets[side] = SIDEWAYS
         yield preprocess(crops), targets
 
 
@@ -232,7 +235,7 @@ def fit(args: argparse.Namespace, model: Any, x: NDArray[np.uint8], y: NDArray[n
     for epoch in range(args.epochs):
         model.train()
         total = 0.0
-        for xb, yb in batches(x, y, args.batch, gen):
+        for xb, yb in batches(x, y, args.batch, gen, args.sideways):
             logits, _ = model(torch.from_numpy(xb).contiguous(memory_format=torch.channels_last))
             loss = loss_fn(logits, torch.from_numpy(yb))
             opt.zero_grad()
@@ -312,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cache", type=Path, help="directory to keep generated crops in between runs")
     parser.add_argument("--rendered", type=int, default=0, help="also train on crops of this many rendered frames")
+    parser.add_argument("--sideways", type=float, default=0.0, help="share of piece crops turned by 90 degrees")
     parser.add_argument("--n-fonts", type=int, default=0, help="synthetic crops of the font-drawn styles")
     parser.add_argument("--val-frames", type=int, default=150, help="rendered frames of training styles to validate on")
     parser.add_argument("--held-frames", type=int, default=40, help="rendered frames per held-out style to score")
