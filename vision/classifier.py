@@ -80,30 +80,34 @@ class PieceClassifier:
             raise ModelError(f"classifier model not found: {model_path}")
         try:
             self._net = cv2.dnn.readNetFromONNX(os.fspath(model_path), cv2.dnn.ENGINE_CLASSIC)
+            # A second network for the second looks, always fed MAX_SECOND_LOOKS crops: OpenCV re-plans a network
+            # whenever its batch size changes, which would cost more than the second look itself.
+            self._net2 = cv2.dnn.readNetFromONNX(os.fspath(model_path), cv2.dnn.ENGINE_CLASSIC) if second_look else None
         except cv2.error as exc:
             raise ModelError(f"cannot load classifier model {model_path}: {exc}") from exc
         self._outputs = ["logits", "features"]
-        self._second_look = second_look
 
     def predict(self, crops: Image) -> Prediction:
         """Probabilities, sideways probability and features for a batch of crops."""
         if len(crops) == 0:
             return Prediction(np.zeros((0, N_LABELS)), np.zeros(0), np.zeros(0), np.zeros((0, 0), np.float32))
-        full, features = self._forward(crops)
-        if self._second_look:
+        full, features = self._forward(self._net, crops)
+        if self._net2 is not None:
             doubtful = doubtful_crops(full)
             if len(doubtful):
-                turned, _ = self._forward(np.ascontiguousarray(crops[doubtful, ::-1, ::-1]))
-                full[doubtful] = combine(full[doubtful], turned[:, OWNER_SWAP])
+                turned = np.zeros((MAX_SECOND_LOOKS, *crops.shape[1:]), dtype=crops.dtype)
+                turned[: len(doubtful)] = crops[doubtful, ::-1, ::-1]
+                again, _ = self._forward(self._net2, turned)
+                full[doubtful] = combine(full[doubtful], again[: len(doubtful), OWNER_SWAP])
         sideways, unreadable = full[:, N_LABELS], full[:, N_LABELS + 1]
         probs = full[:, :N_LABELS] / np.maximum(full[:, :N_LABELS].sum(axis=1, keepdims=True), 1e-12)
         feats = np.asarray(features, dtype=np.float32).reshape(len(crops), -1)
         return Prediction(probs, sideways, unreadable, feats)
 
-    def _forward(self, crops: Image) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
-        """Softmax over the 31 network classes and the features, in one forward pass."""
-        self._net.setInput(preprocess(crops))
-        logits, features = self._net.forward(self._outputs)
+    def _forward(self, net: cv2.dnn.Net, crops: Image) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
+        """Softmax over the 31 network classes and the features, in one forward pass of `net`."""
+        net.setInput(preprocess(crops))
+        logits, features = net.forward(self._outputs)
         return softmax(np.asarray(logits)), np.asarray(features, dtype=np.float32)
 
 
