@@ -53,6 +53,13 @@ def hardware_settings(config: Path | None) -> HardwareSettings:
     return settings_from_document(doc)
 
 
+def configured_gantry_port(config: Path | None) -> str | None:
+    """The `[gantry] port` of `config` (validated), None when it has none or there is no config."""
+    if config is None:
+        return None
+    return split_gantry_port(load_toml(config))[1]
+
+
 def gpio_backend(settings: GpioSettings, clock: MonotonicClock | None = None) -> GpioBackend:
     """The backend the config names: the recording fake or the RPi.GPIO API."""
     if settings.backend is GpioBackendKind.FAKE:

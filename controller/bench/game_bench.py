@@ -9,6 +9,8 @@ as an installed robot's camera mount would say (`--auto-orient`: it decides from
 then in total: moves recorded correctly (target 100 %), false moves committed (target 0), prompts per 100 moves
 (target < 1), median and p95 time from the first stable frame to the committed move (target <= 300 ms), games
 with any error. `--calibrate`: the reader is first calibrated to each game's piece set, as a user does once.
+Then `--play N` simulated games against the engine on the virtual board (default 1): games completed, robot moves
+confirmed by the camera on the first try.
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--max-tilt", type=float, default=30.0, help="largest camera tilt in degrees (default 30)")
     parser.add_argument(
         "--auto-orient", action="store_true", help="the reader finds sente's side from the pieces (no mount setting)"
+    )
+    parser.add_argument(
+        "--play", type=int, default=1, help="then simulated play games against the engine (default 1; 0: none)"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="print every prompt and error")
     parser.set_defaults(func=run)
@@ -98,7 +103,22 @@ def run(args: argparse.Namespace) -> int:
     print(f"of the games with an error: {setup} never saw the starting position, {false} committed a false move")
     arm, reads = sum(r.arm_reads for r in reports), sum(r.reads for r in reports)
     print(f"frames read while an arm hid squares (the motion gate missed it): {arm} of {reads}")
+    _play(args.play, args.seed, styles)
     return 0
+
+
+def _play(n: int, seed: int, styles: tuple[str, ...]) -> None:
+    """The simulated play mode: games completed, robot moves confirmed on the first try."""
+    from controller.bench.play_bench import figure_lines, play_game
+
+    if n < 1:
+        return
+    print(f"# simulated play: {n} games against the engine, held-out styles")
+    games = []
+    for i in range(n):
+        games.append(play_game(seed * 1000 + 500 + i, styles[i % len(styles)]))
+        print(figure_lines(games[-1:])[0].replace("play 1", f"play {i + 1}"), flush=True)
+    print(figure_lines(games)[-1])
 
 
 def _print_game(index: int, seed: int, style: str, report: Any, verbose: bool) -> None:

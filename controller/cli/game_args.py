@@ -48,6 +48,12 @@ def add_world(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board-every", type=int, default=10, help="print the board every N moves (0: at the end)")
     parser.add_argument("--stall-s", type=float, default=300.0, help="abort when no move is made for this long")
     parser.add_argument("--speak", choices=("en", "ja"), help="speak announcements and moves (espeak-ng)")
+    parser.add_argument(
+        "--sente-side",
+        type=parse_sente_side,
+        help="where sente sits in the camera's picture: bottom, top, left, right or degrees (default: the config's "
+        "[camera] sente_side, else the reader decides)",
+    )
 
 
 def add_clock(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +75,17 @@ def parse_time(text: str) -> ClockConfig:
         return ClockConfig(main_s=float(main), byoyomi_s=float(extra or 0))
     except (ValueError, ClockError) as exc:
         raise argparse.ArgumentTypeError(f"bad time control {text!r}: use 600+30, 600+10i or untimed") from exc
+
+
+def parse_sente_side(text: str) -> str | float:
+    """`bottom`, `top`, `left`, `right` or a direction in degrees."""
+    if text in ("bottom", "top", "left", "right"):
+        return text
+    try:
+        return float(text)
+    except ValueError as exc:
+        message = f"sente side must be bottom, top, left, right or degrees, got {text!r}"
+        raise argparse.ArgumentTypeError(message) from exc
 
 
 def parse_side(text: str) -> Any:
@@ -106,6 +123,7 @@ def session_options(args: argparse.Namespace, mode: Mode, **extra: Any) -> Sessi
         stall_s=args.stall_s,
         speak=args.speak,
         keep_serving=getattr(args, "keep_serving", False),
+        sente_side=getattr(args, "sente_side", None),
         **extra,
     )
 

@@ -27,7 +27,9 @@ def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "gantry", help="drive the gantry over GRBL", description=__doc__
     )
-    parser.add_argument("--port", required=True, help="serial device (e.g. /dev/ttyUSB0 or the sim's /dev/pts/N)")
+    parser.add_argument(
+        "--port", help="serial device (e.g. /dev/ttyUSB0 or the sim's /dev/pts/N; default: the config's [gantry] port)"
+    )
     parser.add_argument("--config", type=Path, default=None, help="TOML config (default: the documented one)")
     parser.add_argument("--no-home", action="store_true", help="unlock with $X instead of homing first")
     parser.add_argument(
@@ -55,6 +57,9 @@ def _run(args: argparse.Namespace) -> int:
     from controller import compose
 
     settings = compose.hardware_settings(args.config)
+    args.port = args.port or compose.configured_gantry_port(args.config)
+    if args.port is None:
+        raise CommandError("the gantry's serial port is needed: --port /dev/ttyACM0, or [gantry] port in --config")
     gantry = _open(args, settings)
     try:
         if args.action == "status":

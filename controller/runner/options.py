@@ -47,6 +47,7 @@ class SessionOptions:
         seed: the simulation's seed (None: the config's).
         port: the gantry's serial port (real hardware), replacing the config's [gantry] port.
         sente_side: the picture side sente sits at, replacing the config's [camera] sente_side.
+        style: the simulated board's piece style, replacing the config's [sim] piece_style.
         board_every: print the compact board every this many moves.
         stall_s: abort when no move is made for this long.
         speak: speak announcements and moves with espeak-ng in this language (`en`, `ja`), None for silence.
@@ -74,6 +75,7 @@ class SessionOptions:
     seed: int | None = None
     port: str | None = None
     sente_side: str | float | None = None
+    style: str | None = None
     board_every: int = 10
     stall_s: float = 300.0
     speak: str | None = None
