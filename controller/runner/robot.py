@@ -77,11 +77,12 @@ class GantryRobot:
         """True while a move is being executed (the arm may be over the board)."""
         return self._thread is not None and self._thread.is_alive()
 
-    def wait(self) -> None:
-        """Block until the running execution (if any) has finished."""
+    def wait(self, timeout_s: float | None = None) -> None:
+        """Block until the running execution (if any) has finished, or for at most `timeout_s`."""
         if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+            self._thread.join(timeout_s)
+            if not self._thread.is_alive():
+                self._thread = None
 
     def _run(self, command: ExecuteMove) -> None:
         try:

@@ -83,6 +83,7 @@ class _Session:
         self._restart: compose.GantryRestart | None = None
         self.remote: RemoteOpponent | None = None
         self._engine_name = ""
+        self.emergency = False
         self.hardware_now = config.hardware
         """The hardware settings the robot uses now (a gantry calibration on the page replaces the geometry)."""
 
@@ -131,7 +132,8 @@ class _Session:
             report = shell.run()
         finally:
             if effects.robot is not None:
-                effects.robot.wait()
+                # after an emergency stop the arm is held mid-move: the session closes the link, which ends the move
+                effects.robot.wait(1.0 if self.emergency else None)
         return self._result(report, files, effects, world=world, eyes=eyes, scene=scene)
 
     # --- the game's files -----------------------------------------------------------------------------------
@@ -312,14 +314,19 @@ class _Session:
     def _page_controls(self, effects: Effects, eyes: Any) -> PageControls:
         """The page's emergency stop, jog and calibrations, on this session's gantry and reader."""
         restart, out = self._restart, self.options.out or self.config.game.journal_dir
-        hold: Any = NoGantry() if restart is None else Hold(restart)
+        holdable: Any = NoGantry() if restart is None else Hold(restart)
+
+        def hold() -> None:
+            self.emergency = True
+            holdable.hold()
+
         reader = getattr(eyes, "reader", None)
         learner = SetLearner(reader, out / "piece-set.json") if hasattr(reader, "use_calibration") else None
         surveyor = None
         if restart is not None and self.hardware_now is not None:
             surveyor = GantrySurveyor(self._geometry, self._use_geometry, out / "board-transform.toml")
         controls = PageControls(
-            effects.tell, hold.hold, lambda: None if restart is None else restart.gantry,
+            effects.tell, hold, lambda: None if restart is None else restart.gantry,
             lambda: effects.robot is not None and effects.robot.busy, lambda: getattr(eyes, "last_frame", None),
             learner=learner, surveyor=surveyor, use_engine=lambda name: self._use_engine(effects, name),
             remote=self.remote,

@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "runner"))
 from runner_sim import TruthEyes
 
 pytestmark = pytest.mark.slow
+FIRST_MOVE = "const li = document.querySelector('#moves li'); return li ? li.textContent : null;"
 
 
 def _chromium() -> webdriver.Chrome:
@@ -50,8 +51,8 @@ def test_a_simulated_games_move_shows_and_stop_ends_it(tmp_path: Path) -> None:
         WebDriverWait(driver, 30, poll_frequency=0.1).until(lambda _d: any("web page:" in line for line in lines))
         url = next(line for line in lines if "web page:" in line).split("web page: ")[1]
         driver.get(url)
-        WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#moves li"))
-        first = driver.find_element(By.CSS_SELECTOR, "#moves li").text
+        # one script reads the first listed move: the list is re-drawn on every update (no stale element)
+        first = WebDriverWait(driver, 60).until(lambda d: d.execute_script(FIRST_MOVE))
         driver.find_element(By.ID, "estop").click()
         session.join(timeout=60)
     finally:
