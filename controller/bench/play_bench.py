@@ -46,7 +46,10 @@ def play_game(seed: int, style: str, max_plies: int = 256) -> PlayFigures:
         )  # fmt: skip
         result = run_session(options, say=lambda _text: None)
     state, report = result.report.state, result.report
-    ending = state.result.termination.value if state.result is not None else "not finished"
+    ending = "not finished"
+    if state.result is not None:
+        detail = f" ({state.result.detail})" if state.result.detail else ""
+        ending = state.result.termination.value + detail
     completed = state.result is not None and state.result.termination is not Termination.ABORT
     return PlayFigures(
         seed, style, len(state.moves), ending, completed, report.robot_moves, report.robot_first_try,
