@@ -9,6 +9,7 @@ sign that the port vanished (USB unplugged, pty closed) into `ConnectionLost`. D
 from __future__ import annotations
 
 import contextlib
+import termios
 import time
 from typing import Protocol
 
@@ -62,7 +63,7 @@ class SerialTransport:
         try:
             self._port.write(data)
             self._port.flush()
-        except (serial.SerialException, OSError) as exc:
+        except (serial.SerialException, OSError, termios.error) as exc:  # flush's tcdrain raises termios.error
             raise ConnectionLost(f"write to {self.url} failed: {exc}") from exc
 
     def read_line(self, timeout_s: float) -> bytes | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import queue
-import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -36,7 +36,6 @@ class ScriptedLink:
         self.sent: list[str] = []
         self.resigned = self.declared = self.closed = False
         self.events: asyncio.Queue[object] | None = None
-        self.sent_event = threading.Event()
         self.draws_allowed = True
         self.draw_offers = 0
         self.chats: list[str] = []
@@ -47,7 +46,6 @@ class ScriptedLink:
 
     async def send(self, usi: str) -> None:
         self.sent.append(usi)
-        self.sent_event.set()
 
     async def resign(self) -> None:
         self.resigned = True
@@ -104,10 +102,9 @@ class Relay:
                 return event
 
     def wait_sent(self, count: int) -> list[str]:
-        for _ in range(50):
-            if len(self.link.sent) >= count:
-                break
-            self.link.sent_event.wait(0.1)
+        deadline = time.monotonic() + 5.0
+        while len(self.link.sent) < count and time.monotonic() < deadline:
+            time.sleep(0.02)
         return self.link.sent
 
 
