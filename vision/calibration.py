@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardGeometry, Image, find_board
-from vision.classifier import MODEL_PATH, PieceClassifier, Prediction
+from vision.classifier import MODEL_PATH, PieceClassifier, Prediction, softmax
 from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, labels_from_board_field
 from vision.orientation import turns_for_side
@@ -51,12 +51,6 @@ def _swap_owner(label: str) -> str:
     return label if label == EMPTY else label.swapcase()
 
 
-def _softmax(logits: NDArray[np.float64]) -> NDArray[np.float64]:
-    z = logits - logits.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float64)
-
-
 @dataclass(frozen=True)
 class SetModel:
     """A softmax model over the classifier's features for one set: standardise, then weights and bias."""
@@ -73,7 +67,7 @@ class SetModel:
         """N×29 probabilities: the set's model over the labels it learned, a damped generic share for the rest
         (the generic classifier is overconfident on a set it never saw)."""
         z = (features.astype(np.float64) - self.mean) / self.scale
-        learned = _softmax(z @ self.weights + self.bias)
+        learned = softmax(z @ self.weights + self.bias)
         untrained = ~self.trained
         unseen = generic[:, untrained] * _UNSEEN_SHARE
         out = learned * self.trained * (1.0 - unseen.sum(axis=1, keepdims=True))
@@ -94,7 +88,7 @@ def fit_set_model(features: NDArray[np.float32], targets: NDArray[np.int64]) -> 
     sample_weight = (1.0 / (tally[targets] * trained.sum()))[:, None]
     weights, bias = np.zeros((z.shape[1], n_labels)), np.zeros(n_labels)
     for _ in range(_STEPS):
-        grad = (_softmax(z @ weights + bias) - onehot) * sample_weight
+        grad = (softmax(z @ weights + bias) - onehot) * sample_weight
         weights -= _RATE * (z.T @ grad + _DECAY * weights)
         bias -= _RATE * grad.sum(axis=0)
     bias[~trained] = -1e3
@@ -127,7 +121,7 @@ class Calibration:
         """N×29 probabilities: the set's model, sharpened a little by the generic classifier."""
         generic = np.maximum(prediction.probs, 1e-9)
         mixed = np.maximum(self.model.probs(prediction.features, generic), 1e-12)
-        return _softmax(np.log(mixed) + self.generic_weight * np.log(generic))
+        return softmax(np.log(mixed) + self.generic_weight * np.log(generic))
 
     def to_json(self) -> dict[str, object]:
         """The file's JSON content."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -51,7 +52,7 @@ def preprocess(crops: Image) -> NDArray[np.float32]:
     return x
 
 
-def softmax(logits: NDArray[np.float32]) -> NDArray[np.float64]:
+def softmax(logits: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
     """Row-wise softmax."""
     z = logits.astype(np.float64) - logits.max(axis=1, keepdims=True)
     e = np.exp(z)
