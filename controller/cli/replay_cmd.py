@@ -169,18 +169,10 @@ def _calibration(board: Any, camera: Any, classifier: PieceClassifier, side: flo
 
 def board_sfen(board: Any) -> str:
     """The board field (first SFEN part) of what rests on the virtual board's squares."""
+    from vision.labels import board_field_from_labels
+
     labels, _ = board.ground_truth()
-    rows = []
-    for rank in range(9):
-        row, empty = "", 0
-        for label in labels[rank * 9 : rank * 9 + 9]:
-            if label == "empty":
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + label
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows)
+    return board_field_from_labels(list(labels))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -264,7 +264,7 @@ class RemoteOpponent:
     def _mover(self, ply: int) -> Color:
         """Who plays the server's move number `ply + 1` (0-based index into the server's list)."""
         assert self.start is not None
-        first = Color.from_cshogi(cshogi.Board(self.start.start_sfen).turn)
+        first = Color(self.start.start_sfen.split()[1])  # the SFEN's side to move
         return first if ply % 2 == 0 else first.opponent
 
 
