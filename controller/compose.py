@@ -300,6 +300,17 @@ def sim_world(
     return world
 
 
+def sim_piece_style(style: str, seed: int) -> str:
+    """The simulated board's piece style: `style`, or for `random` one of the shipped styles chosen by `seed`."""
+    if style != "random":
+        return style
+    import random
+
+    from vision.render import list_styles
+
+    return random.Random(seed).choice(sorted(list_styles()))
+
+
 def _sente_side(camera: VirtualCamera) -> float:
     """The direction sente sits at in the virtual camera's picture (from the rendered board's corners)."""
     from vision.orientation import sente_direction

@@ -9,7 +9,8 @@ goes (moves in Japanese and USI, clocks, the board every few moves). The simulat
 (`[sim] human_skill_level` of the shipped simulation config), so the game ends by mate (or resignation,
 repetition, impasse) in a few minutes; the ply cap (`--max-plies`) is only a safety net, and said so plainly
 when it stops a game. The record (KIFU and CSA, written as the game goes), the journal and a PNG of the final
-camera frame are left in `--out`.
+camera frame are left in `--out`. The options are those of `play --sim` (`--config` names a simulation config,
+`--sim-human FILE` replays a record as the human, `--web`, `--speak`, `--time`...), with the demo's defaults.
 """
 
 from __future__ import annotations
@@ -17,53 +18,49 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from controller.runner.options import SessionOptions
 
 
 def register(subparsers: Any) -> None:
-    """Add `demo`."""
+    """Add `demo`: the world, clock and web options of `play` (always simulated), with the demo's defaults."""
+    from controller.cli.game_args import add_clock, add_world
+
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "demo", help="play a whole simulated game against fairy-stockfish", description=__doc__
     )
-    parser.add_argument("--out", type=Path, default=Path("out/demo"), help="folder for the record and the picture")
-    parser.add_argument(
-        "--max-plies", type=int, default=256, help="safety net: stop after this many moves (default 256)"
-    )
+    add_world(parser, out=Path("out/demo"))
+    add_clock(parser)
     parser.add_argument("--movetime-ms", type=int, default=300, help="the engine's time per move (default 300)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the simulated world")
-    parser.add_argument("--board-every", type=int, default=10, help="print the board every N moves")
-    parser.add_argument("--web", action="store_true", help="serve the web page while the game runs")
-    parser.add_argument("--web-port", type=int, default=8080)
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, sim=True, max_plies=256)
+
+
+def demo_options(args: argparse.Namespace) -> SessionOptions:
+    """The session of the demonstration: `play --sim` with the demo's file names and engine time."""
+    from controller.cli.game_args import session_options
+    from controller.game.settings import Mode
+
+    args.sim = True
+    if args.name is None:
+        args.name = f"demo-{time.strftime('%Y%m%d-%H%M%S')}"
+    return session_options(args, Mode.PLAY, movetime_ms=args.movetime_ms)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the demonstration game and save its record and final frame."""
     from controller.cli.game_args import summary
-    from controller.game.settings import Mode
-    from controller.runner.options import SessionOptions
     from controller.runner.session import run_session
 
-    name = f"demo-{time.strftime('%Y%m%d-%H%M%S')}"
-    options = SessionOptions(
-        Mode.PLAY,
-        sim=True,
-        out=args.out,
-        name=name,
-        movetime_ms=args.movetime_ms,
-        max_plies=args.max_plies,
-        seed=args.seed,
-        board_every=args.board_every,
-        web=args.web,
-        web_port=args.web_port,
-    )
+    options = demo_options(args)
     print(
         "shogi-robot demo: a simulated human (fairy-stockfish) against fairy-stockfish through the gantry", flush=True
     )
     start = time.monotonic()
     result = run_session(options, say=_say)
     lines = summary(result, time.monotonic() - start)
-    picture = _save_frame(result.final_frame, args.out / f"{name}-final.png")
+    picture = _save_frame(result.final_frame, args.out / f"{args.name}-final.png")
     if picture is not None:
         lines.append(f"final camera frame: {picture}")
     for line in lines:

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from controller.runner.options import SessionOptions, SessionResult
 
 
-def add_world(parser: argparse.ArgumentParser) -> None:
+def add_world(parser: argparse.ArgumentParser, out: Path = Path("out")) -> None:
     """`--config FILE` and/or `--sim` (the shipped simulation config unless --config), the simulated human, seed,
-    output and web options."""
+    output (default `out`) and web options."""
     parser.add_argument("--config", type=Path, help="the TOML config of the real board (see docs/config.example.toml)")
     parser.add_argument(
         "--sim",
@@ -33,9 +33,7 @@ def add_world(parser: argparse.ArgumentParser) -> None:
         "--sim-human", metavar="engine|FILE", help="the simulated human's moves: a second engine, or a record"
     )
     parser.add_argument("--seed", type=int, help="seed of the simulated world (default: the config's)")
-    parser.add_argument(
-        "--out", type=Path, default=Path("out"), help="folder for the journal and records (default out/)"
-    )
+    parser.add_argument("--out", type=Path, default=out, help=f"folder for the journal and records (default {out}/)")
     parser.add_argument("--name", help="base name of the game's files (default: mode and start time)")
     parser.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue the game of this journal")
     parser.add_argument("--web", action="store_true", help="serve the web page during the game")

@@ -196,7 +196,9 @@ class _Session:
         sim = self.config.sim
         seed = sim.seed if self.options.seed is None else self.options.seed
         size = self.config.camera.resolution if self.config.camera is not None else (800, 600)
-        style = self.options.style or (sim.piece_style if sim.piece_style != "random" else "kanji_light")
+        style = self.options.style or compose.sim_piece_style(sim.piece_style, seed)
+        if style != sim.piece_style:
+            self.say(f"  simulated piece style: {style}")
         world = compose.sim_world(
             self.config.hardware, position, seed=seed, style=style, size=size, gantry=settings.gantry
         )

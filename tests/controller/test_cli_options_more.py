@@ -44,3 +44,28 @@ def test_play_figures_sum_up() -> None:
     ]
     total = figure_lines(games)[-1]
     assert "games completed 1/2" in total and "first try 145/147 (98.6 %)" in total
+
+
+def test_demo_is_play_sim_with_the_demo_defaults() -> None:
+    """`demo` builds its session like `play --sim`: simulated, out/demo, a demo- name, the ply cap, 300 ms a move,
+    and the shared options (here --seed and --sente-side) reach the session."""
+    from controller.cli.demo_cmd import demo_options
+    from controller.cli.main import build_parser
+    from controller.game.settings import Mode
+
+    options = demo_options(build_parser().parse_args(["demo", "--seed", "4", "--sente-side", "top"]))
+    assert (options.mode, options.sim, options.out, options.max_plies) == (Mode.PLAY, True, Path("out/demo"), 256)
+    assert options.name is not None and options.name.startswith("demo-")
+    assert (options.movetime_ms, options.seed, options.sente_side) == (300, 4, "top")
+
+
+def test_random_sim_piece_style_is_a_shipped_style_chosen_by_the_seed() -> None:
+    """`[sim] piece_style = "random"` picks a shipped style, the same one for the same seed, and not always the
+    same one; a named style is kept."""
+    from controller.compose import sim_piece_style
+    from vision.render import list_styles
+
+    picks = [sim_piece_style("random", seed) for seed in range(12)]
+    assert set(picks) <= set(list_styles()) and len(set(picks)) > 1
+    assert picks == [sim_piece_style("random", seed) for seed in range(12)]
+    assert sim_piece_style("kanji_brown", 3) == "kanji_brown"
