@@ -93,8 +93,11 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
         return Proposal(ProposalKind.PROBLEM, ("unclear",), Mismatch((sentence,), squares), sentence)
     best = ranked[0]
     contenders = [h for h in ranked[: config.max_candidates * 4] if h.score >= best.score - config.commit_margin]
-    if not any(not scorer.misfit(h) for h in contenders):
+    fitting = [h for h in contenders if not scorer.misfit(h)]
+    if not fitting:
         return _mismatch(game, evidence, best, config)
+    if fitting[0] is best:
+        contenders = fitting  # a close explanation the board plainly contradicts is no question to ask
     contenders = [h for h in contenders if h is best or not _unobservable_promotion(h, best)]
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
@@ -114,12 +117,21 @@ def unclear_squares(evidence: Evidence, labels: Labels, config: ReconcileConfig)
     """Seen squares whose occupancy (sente's piece, gote's piece, empty) is uncertain and not the one `labels`
     gives there: a piece knocked over or off its square. A square whose most likely occupancy is the explained
     one is not unclear, however unsure the reader is of it (a piece style the reader confuses is not a mess on
-    the board: who stands on an unchanged square comes from the game)."""
-    fits = OCCUPANCY[labels] == evidence.occupancy
+    the board: who stands on an unchanged square comes from the game); nor is a square where `labels` has a
+    piece and the reader clearly sees some piece there (by `mismatch_log_odds` over empty) but not whose: its
+    owner comes from the game too (a reading that clearly contradicts the owner is the scoring's and the
+    mismatch test's business)."""
+    explained = OCCUPANCY[labels]
+    fits = explained == evidence.occupancy
+    sure = np.log(np.maximum(evidence.occupied, 1e-300)) - evidence.occupancy_log_probs[:, 2] > config.mismatch_log_odds
+    placed = (explained != 2) & sure
     return [
         i
         for i in range(81)
-        if i not in evidence.unseen and evidence.confidence[i] < config.unclear_probability and not fits[i]
+        if i not in evidence.unseen
+        and evidence.confidence[i] < config.unclear_probability
+        and not fits[i]
+        and not placed[i]
     ]
 
 

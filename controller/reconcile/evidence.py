@@ -30,6 +30,8 @@ class Evidence:
         occupancy: (81,) the most likely of those three classes.
         confidence: (81,) geometric-mean probability of that class (1.0 on unseen squares): low when the
             reader cannot tell whether, or whose, a piece stands there (a knocked-over piece, one off its square).
+        occupied: (81,) geometric-mean probability that some piece (either player's) stands there (1.0 on unseen
+            squares): high for a piece whose owner alone the reader is unsure of.
         unseen: squares no frame in the window could read.
         frames: frames in the window.
         hands: per hand slot, the count read most often over the window's frames that read the stands (the
@@ -43,6 +45,7 @@ class Evidence:
     occupancy_log_probs: FloatArray
     occupancy: npt.NDArray[np.int64]
     confidence: FloatArray
+    occupied: FloatArray
     unseen: frozenset[int]
     frames: int
     hands: Hands | None
@@ -80,7 +83,8 @@ class EvidenceWindow:
         if obs.unreliable:
             mask[sorted(obs.unreliable)] = 0.0
         self._logs.append(np.log(np.maximum(obs.probs, self._floor)) * mask)
-        occupancy = np.stack([obs.probs[:, :14].sum(axis=1), obs.probs[:, 14:28].sum(axis=1), obs.probs[:, 28]], 1)
+        sente, gote = obs.probs[:, :14].sum(axis=1), obs.probs[:, 14:28].sum(axis=1)
+        occupancy = np.stack([sente, gote, obs.probs[:, 28], sente + gote], 1)
         self._occupancy_logs.append(np.log(np.maximum(occupancy, self._floor)) * mask)
         self._masks.append(mask)
         self._times.append(obs.time)
@@ -93,16 +97,20 @@ class EvidenceWindow:
         total = np.sum(self._logs, axis=0)
         log_probs = np.where(seen > 0, total / np.maximum(seen, 1.0), 0.0)
         occupancy_logs = np.where(seen > 0, np.sum(self._occupancy_logs, axis=0) / np.maximum(seen, 1.0), 0.0)
+        occupied = np.exp(occupancy_logs[:, 3])
+        occupancy_logs = occupancy_logs[:, :3]
         occupancy = np.argmax(occupancy_logs, axis=1)
         confidence = np.exp(occupancy_logs[np.arange(81), occupancy])
         unseen_mask = seen[:, 0] == 0
         confidence[unseen_mask] = 1.0
+        occupied[unseen_mask] = 1.0
         return Evidence(
             log_probs=log_probs,
             best=np.argmax(log_probs, axis=1),
             occupancy_log_probs=occupancy_logs,
             occupancy=occupancy,
             confidence=confidence,
+            occupied=occupied,
             unseen=frozenset(int(i) for i in np.flatnonzero(unseen_mask)),
             frames=len(self._logs),
             hands=self._voted_hands(),

@@ -208,3 +208,17 @@ def test_motion_gate_missing_the_hand() -> None:
     frames += [reader.observe_board(board, 0.6 + 0.1 * k) for k in range(12)]
     results = decisions(feed(reconciler, frames))
     assert _committed(results) == [("7g7f",)]
+
+
+GOTE_HOLDS_A_ROOK = "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b r 1"
+
+
+def test_pair_whose_drop_kind_is_read_weakly_is_not_confused_with_its_first_move() -> None:
+    """7g7f then R*5e between two reads, the rook on 5e read weakly (35 %) but clearly a piece: 7g7f alone would
+    leave 5e empty, which the board plainly contradicts, so the pair is committed rather than asked about."""
+    board = after(GOTE_HOLDS_A_ROOK, ["7g7f", "R*5e"])
+    weak = split_row({"r": 0.35, "b": 0.15, "s": 0.15, "g": 0.15, "+r": 0.1, "empty": 0.03})
+    reader = SyntheticReader(23, NoiseModel(hands_visible=False))
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "5e", weak) for k in range(15)]
+    results = decisions(feed(Reconciler(sfen=GOTE_HOLDS_A_ROOK), frames))
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("7g7f", "R*5e")]

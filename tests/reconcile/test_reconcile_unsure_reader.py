@@ -6,7 +6,7 @@ import dataclasses
 
 from reconcile_scenes import after, decisions, edited, feed, split_row, still, with_square
 
-from controller.reconcile import Ambiguous, MoveCommitted, Reconciler
+from controller.reconcile import Ambiguous, Mismatch, MoveCommitted, Reconciler
 from controller.reconcile.labels import board_hands
 from controller.reconcile.synthetic import NoiseModel, SyntheticReader
 from controller.reconcile.types import Observation
@@ -28,6 +28,33 @@ def test_owner_unsure_on_an_unchanged_square_does_not_block() -> None:
     frames = [with_square(reader.observe_board(board, 0.1 * k), "8b", unsure) for k in range(6)]
     results = decisions(feed(Reconciler(), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("7g7f",)]
+
+
+HORSE_BEFORE_8I = "lnsgk1snl/6g2/p1pppp1pp/6p2/9/2P6/P2PPPPPP/1+b2G2R1/LNS1KGSNL w Bp 1"
+
+
+def _horse_read_as(weights: dict[str, float]) -> list:
+    board = after(HORSE_BEFORE_8I, ["8h8i"])
+    reader = SyntheticReader(21)
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "8i", split_row(weights)) for k in range(15)]
+    return decisions(feed(Reconciler(sfen=HORSE_BEFORE_8I), frames))
+
+
+def test_piece_clearly_there_but_owner_unsure_does_not_block() -> None:
+    """Gote's horse moved to 8i and read there as 54 % sente, 45 % gote on every frame (a held-out style the
+    reader confuses; bench game 8's stuck game): a piece clearly stands on 8i, its owner comes from the game, so
+    the move is committed instead of waiting for a square that will never read better."""
+    sente = {"+R": 0.11, "R": 0.1, "P": 0.09, "G": 0.08, "B": 0.08, "S": 0.08}
+    gote = {"+r": 0.12, "+b": 0.08, "r": 0.08, "b": 0.08, "s": 0.08}
+    results = _horse_read_as({**sente, **gote})
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("8h8i",)]
+
+
+def test_piece_half_there_still_blocks() -> None:
+    """The same square read 45 % empty (the piece lying half off it, turned): unclear, nothing is committed."""
+    results = _horse_read_as({"empty": 0.45, "R": 0.3, "+b": 0.2})
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert isinstance(results[-1], Mismatch) and "8i cannot be read clearly" in results[-1].messages[0]
 
 
 def test_stand_misread_in_a_slot_the_move_leaves_alone_does_not_block() -> None:
