@@ -20,6 +20,7 @@ import numpy as np
 from controller.reconcile.evidence import Evidence
 from controller.reconcile.habits import ReadingHabits
 from controller.reconcile.labels import (
+    EMPTY_INDEX,
     HAND_LABELS,
     LABEL_INDEX,
     OCCUPANCY,
@@ -226,19 +227,28 @@ class Scorer:
 
     def kind_unread(self, hypothesis: Hypothesis) -> bool:
         """A drop of the explanation whose kind neither the board nor the stands tell: the reader's best kind on
-        the square is one its player could not drop, more than one kind was held, and the stands do not show
-        exactly the explained hands of that player. Then the kind is asked, never guessed."""
+        the square (either owner's: who dropped it comes from the game) is one its player could not drop, more
+        than one kind was held, and the stands do not show exactly the explained hands of that player. Then the
+        kind is asked, never guessed."""
         labels = hypothesis.labels()
         seen = self._hands_seen
         for square in dropped_squares(hypothesis.moves):
             label = int(labels[square])
             held = held_labels(label, hypothesis.hands)
-            if int(self.evidence.best[square]) in held or len(held) < 2:
+            if self.best_kind(square) in {k % 14 for k in held} or len(held) < 2:
                 continue
             side = slice(0, 7) if label < 14 else slice(7, 14)
             if seen is None or seen[side] != hypothesis.hands[side]:
                 return True
         return False
+
+    def best_kind(self, square: int) -> int:
+        """The reader's likeliest kind on `square` whoever owns it: a sente label index (0..13), or the empty
+        label."""
+        probs = np.exp(self.evidence.log_probs[square])
+        kinds = probs[:14] + probs[14:28]
+        best = int(np.argmax(kinds))
+        return best if kinds[best] >= probs[EMPTY_INDEX] else EMPTY_INDEX
 
     def kind_confusable(self, hypothesis: Hypothesis, habits: ReadingHabits) -> bool:
         """A drop of the explanation whose read another held kind explains nearly as well, by how this reader

@@ -197,3 +197,18 @@ def test_drop_of_a_kind_this_reader_reads_as_another_is_asked() -> None:
     results = decisions(feed(reconciler, frames))
     assert results and not any(isinstance(r, MoveCommitted) for r in results)
     assert {c.text for c in results[-1].candidates} >= {"B*5e", "G*5e"}
+
+
+GOTE_HOLDS_PAWN_AND_BISHOP = "lnsgkgsnl/1r7/ppppppp1p/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w bp 1"
+
+
+def test_drop_read_as_the_other_owners_piece_of_the_same_kind_is_that_kind() -> None:
+    """Gote drops a pawn on 2e, read as 60 % sente's pawn, 30 % gote's (an owner the reader confuses), stands
+    unseen, gote holding a pawn and a bishop: the kind read is a pawn, whoever's, and gote dropped it, so P*2e is
+    committed rather than asked about."""
+    board = after(GOTE_HOLDS_PAWN_AND_BISHOP, ["P*2e"])
+    flipped = split_row({"P": 0.6, "p": 0.3})
+    reader = SyntheticReader(24, NoiseModel(hands_visible=False))
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "2e", flipped) for k in range(15)]
+    results = decisions(feed(Reconciler(sfen=GOTE_HOLDS_PAWN_AND_BISHOP), frames))
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("P*2e",)]
