@@ -18,8 +18,8 @@ import numpy as np
 
 from controller.reconcile.diagnose import explain_against, explain_mismatch, hands_sentences, unclear_sentence
 from controller.reconcile.evidence import Evidence
-from controller.reconcile.habits import ReadingHabits
-from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares
+from controller.reconcile.habits import DECIDING_SQUARE_FRAMES, ReadingHabits
+from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares, held_labels
 from controller.reconcile.labels import OCCUPANCY, Hands, Labels, board_labels, square_name
 from controller.reconcile.types import (
     Ambiguous,
@@ -102,6 +102,9 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
         return Proposal(ProposalKind.WAIT, ("hidden",), Waiting(f"squares {_names(hidden)} are hidden"))
+    decided = _kind_by_habits(game, scorer, ranked, contenders, config)
+    if decided is not None:
+        return _clear_winner(game, decided[0], decided[1], scorer)
     unsure_kind = scorer.kind_unread(best) or (game.habits is not None and scorer.kind_confusable(best, game.habits))
     if len(contenders) == 1 and unsure_kind:
         contenders += [h for h in ranked if h is not best and _other_drop_kind(h, best)]
@@ -163,6 +166,36 @@ def _clear_winner(game: GameView, best: Hypothesis, margin: float, scorer: Score
         pending = f"waiting for the piece stands: {hands_sentences(seen, best.hands, lagging)[0]}"
         return Proposal(ProposalKind.MOVE, ("move", best.moves), commit, pending, held=True)
     return Proposal(ProposalKind.MOVE, ("move", best.moves), commit)
+
+
+def _kind_by_habits(
+    game: GameView, scorer: Scorer, ranked: list[Hypothesis], contenders: list[Hypothesis], config: ReconcileConfig
+) -> tuple[Hypothesis, float] | None:
+    """The drop explanation whose kinds the reader's habits on this set tell clearly, with its habit margin, when
+    the only question left is a drop's kind: every close explanation drops the same squares, the stands are not
+    read, every kind the player held has been seen on the board long enough (`DECIDING_SQUARE_FRAMES`), one kind
+    explains the read by `commit_margin` better than any other, and the board does not contradict it. The
+    reader's raw favourite may differ (this set's knight read as a pawn): the habits know how it misreads."""
+    habits, best = game.habits, ranked[0]
+    squares = sorted(dropped_squares(best.moves))
+    if habits is None or not squares or scorer.hands_seen is not None:
+        return None
+    variants = [h for h in ranked if h is best or _other_drop_kind(h, best)]
+    if len(variants) < 2 or not {id(h) for h in contenders} <= {id(h) for h in variants}:
+        return None
+    labels = best.labels()
+    held = {k for i in squares for k in held_labels(int(labels[i]), best.hands, i, labels)}
+    if any(habits.count(k) < DECIDING_SQUARE_FRAMES for k in held):
+        return None
+    rows = {i: np.exp(scorer.evidence.log_probs[i]) for i in squares}
+    fits = sorted(
+        ((sum(habits.likelihood(rows[i], int(h.labels()[i])) for i in squares), h) for h in variants),
+        key=lambda pair: -pair[0],
+    )
+    (top, chosen), (second, _) = fits[0], fits[1]
+    if top - second < config.commit_margin or scorer.misfit(chosen):
+        return None
+    return chosen, round(top - second, 3)
 
 
 def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: ReconcileConfig) -> Proposal:

@@ -4,7 +4,8 @@ game knows, learnt while the board is confirmed to show the expected position.
 Owns: `ReadingHabits`. Identity comes from the game state, so every confirmed frame shows the reader at work on
 known pieces; a style it confuses (a bishop read as a gold) shows up here. A drop's kind is the one place where
 the reader's word is needed: there, two held kinds the reader reads alike (by its habits on this set) are asked
-about instead of guessed.
+about instead of guessed, and a kind the reader misreads in its usual way (this set's knight read as a
+pawn) is recognised by those habits when they tell it clearly.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from controller.reconcile.labels import N_LABELS, Labels
 
 MIN_SQUARE_FRAMES = 3
 """Square-frames of a label before its habit is used (else the label's own probability stands in)."""
+DECIDING_SQUARE_FRAMES = 50
+"""Square-frames of every kind in question before the habits alone may decide a drop's kind (with fewer they
+only raise doubts). Chosen on development games (400 and on), where the kinds in question had hundreds."""
 
 
 class ReadingHabits:

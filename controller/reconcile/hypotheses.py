@@ -219,7 +219,7 @@ class Scorer:
         dropped = dropped_squares(hypothesis.moves)
         seen = self._hands_seen
         choices = {
-            square: held_labels(int(labels[square]), hypothesis.hands)
+            square: held_labels(int(labels[square]), hypothesis.hands, square, labels)
             for square in dropped
             if seen is None or not _stand_still_holds(int(labels[square]), seen, hypothesis.hands)
         }
@@ -234,7 +234,7 @@ class Scorer:
         seen = self._hands_seen
         for square in dropped_squares(hypothesis.moves):
             label = int(labels[square])
-            held = held_labels(label, hypothesis.hands)
+            held = held_labels(label, hypothesis.hands, square, labels)
             if self.best_kind(square) in {k % 14 for k in held} or len(held) < 2:
                 continue
             side = slice(0, 7) if label < 14 else slice(7, 14)
@@ -262,7 +262,8 @@ class Scorer:
                 continue
             row = np.exp(self.evidence.log_probs[square])
             mine = habits.likelihood(row, label)
-            others = [habits.likelihood(row, k) for k in held_labels(label, hypothesis.hands) if k != label]
+            held = held_labels(label, hypothesis.hands, square, labels)
+            others = [habits.likelihood(row, k) for k in held if k != label]
             if others and max(others) > mine - self.config.commit_margin:
                 return True
         return False
@@ -271,16 +272,35 @@ class Scorer:
 _CS_KIND_LETTERS = ("", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "+B", "+R")
 
 
-def held_labels(dropped: int, hands_after: Hands) -> tuple[int, ...]:
+def held_labels(
+    dropped: int, hands_after: Hands, square: int | None = None, labels: Labels | None = None
+) -> tuple[int, ...]:
     """The labels a piece dropped as `dropped` could have been: the dropper's kinds in hand before the drop
-    (those still held after it, and the dropped kind)."""
+    (those still held after it, and the dropped kind); with `square` and the position's `labels`, only the kinds
+    the rules let that player drop there (no pawn, lance or knight where it could never move, no second
+    unpromoted pawn on a file)."""
     side = 0 if dropped < 14 else 1
-    labels = {dropped}
+    found = {dropped}
     for slot in range(7 * side, 7 * side + 7):
         if hands_after[slot] > 0:
             letter = HAND_LABELS[slot]
-            labels.add(LABEL_INDEX[letter])
-    return tuple(sorted(labels))
+            found.add(LABEL_INDEX[letter])
+    if square is not None and labels is not None:
+        found = {k for k in found if k == dropped or _droppable(k, square, labels)}
+    return tuple(sorted(found))
+
+
+def _droppable(label: int, square: int, labels: Labels) -> bool:
+    """Whether the rules allow a piece of `label` to be dropped on `square` of the position `labels` (the
+    square itself aside): ranks it could never leave, and nifu."""
+    kind = SQUARE_LABELS[label].upper()
+    rank, column = divmod(square, 9)
+    ahead = rank if label < 14 else 8 - rank  # ranks in front of the dropped piece
+    if (kind in ("P", "L") and ahead < 1) or (kind == "N" and ahead < 2):
+        return False
+    if kind == "P":
+        return not any(int(labels[r * 9 + column]) == label for r in range(9) if r != rank)
+    return True
 
 
 def _stand_still_holds(dropped: int, seen: Hands, hands: Hands) -> bool:

@@ -212,3 +212,53 @@ def test_drop_read_as_the_other_owners_piece_of_the_same_kind_is_that_kind() -> 
     frames = [with_square(reader.observe_board(board, 0.1 * k), "2e", flipped) for k in range(15)]
     results = decisions(feed(Reconciler(sfen=GOTE_HOLDS_PAWN_AND_BISHOP), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("P*2e",)]
+
+
+KNIGHT_AND_PAWN = "l1sgkgsnl/1r5b1/ppppppppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL b NP 1"
+
+
+def _knight_dropped_as_pawn_like(learnt_frames: int) -> list:
+    """This set's knights read 50 % pawn, 40 % knight wherever they stand; N*5e is dropped and read the same way."""
+    pawnish = split_row({"P": 0.5, "N": 0.4})
+    reader = SyntheticReader(25, NoiseModel(hands_visible=False))
+    reconciler = Reconciler(sfen=KNIGHT_AND_PAWN)
+    board = after(KNIGHT_AND_PAWN, [])
+
+    def misread(obs: Observation, *squares: str) -> Observation:
+        for square in squares:
+            obs = with_square(obs, square, pawnish)
+        return obs
+
+    feed(reconciler, [misread(reader.observe_board(board, 0.1 * k), "8i", "2i") for k in range(learnt_frames)])
+    reconciler.observe(reader.observe_board(board, 10.0, stable=False))
+    board.push_usi("N*5e")
+    frames = [misread(reader.observe_board(board, 10.1 + 0.1 * k), "8i", "2i", "5e") for k in range(15)]
+    return decisions(feed(reconciler, frames))
+
+
+def test_drop_misread_the_way_this_reader_misreads_the_kind_is_that_kind() -> None:
+    """After 30 frames showing how this reader reads the set's knights (half pawn), a knight dropped on 5e and
+    read the same way is committed as N*5e: the habits tell the kind though the raw read leans to a pawn."""
+    results = _knight_dropped_as_pawn_like(30)
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("N*5e",)]
+
+
+def test_drop_kind_is_asked_while_the_habits_are_young() -> None:
+    """The same drop after only 3 frames of the knights: too little is known of the habits to decide, so the
+    kind is asked (knight or pawn), never guessed."""
+    results = _knight_dropped_as_pawn_like(3)
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert {c.text for c in results[-1].candidates} >= {"N*5e", "P*5e"}
+
+
+def test_drop_kind_only_weighed_against_kinds_that_could_be_dropped_there() -> None:
+    """A rook dropped on 6a, read as a king or a lance: sente also holds a lance, a knight and a pawn, but none of
+    those may be dropped on the last rank, so R*6a is the one explanation and is committed (the lance read no
+    longer makes it a mismatch that stops the game)."""
+    sfen = "4k4/9/9/9/9/9/9/9/4K4 b RLNP 1"
+    board = after(sfen, ["R*6a"])
+    king_or_lance = split_row({"K": 0.5, "L": 0.2, "+B": 0.15, "R": 0.004})
+    reader = SyntheticReader(26, NoiseModel(hands_visible=False))
+    frames = [with_square(reader.observe_board(board, 0.1 * k), "6a", king_or_lance) for k in range(15)]
+    results = decisions(feed(Reconciler(sfen=sfen), frames))
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*6a",)]
