@@ -94,11 +94,16 @@ class Base:
 class Scorer:
     """Scores positions against one evidence window."""
 
-    def __init__(self, evidence: Evidence, config: ReconcileConfig) -> None:
+    def __init__(self, evidence: Evidence, config: ReconcileConfig, stand_offset: Hands | None = None) -> None:
+        """`stand_offset`: per hand slot, how the stands read more than they held when the board last showed the
+        expected position (a stand reader that miscounts a crowded stand the same way frame after frame)."""
         self.evidence = evidence
         self.config = config
         usable = evidence.hands is not None and evidence.hand_confidence >= config.hands_min_confidence
         self._hands_seen = evidence.hands if usable else None
+        self._hands_shifted = None
+        if self._hands_seen is not None and stand_offset is not None and any(stand_offset):
+            self._hands_shifted = tuple(max(a - b, 0) for a, b in zip(self._hands_seen, stand_offset, strict=True))
         self._hand_scale = config.hand_weight * evidence.hand_confidence
 
     @property
@@ -107,10 +112,19 @@ class Scorer:
         return self._hands_seen
 
     def hands_term(self, hands: Hands) -> float:
-        """Minus the weighted number of pieces by which `hands` differs from the stands as read."""
+        """Minus the weighted number of pieces by which `hands` differs from the stands as read (per slot, the
+        read count or that count less the reader's usual miscount of the slot, whichever is nearer: a change of
+        the stands is evidence even when the reader's count is off by its usual amount)."""
         if self._hands_seen is None:
             return 0.0
-        return -self._hand_scale * sum(abs(a - b) for a, b in zip(self._hands_seen, hands, strict=True))
+        return -self._hand_scale * sum(self._slot_cost(slot, n) for slot, n in enumerate(hands))
+
+    def _slot_cost(self, slot: int, count: int) -> int:
+        assert self._hands_seen is not None
+        cost = abs(self._hands_seen[slot] - count)
+        if self._hands_shifted is not None:
+            cost = min(cost, abs(self._hands_shifted[slot] - count))
+        return cost
 
     def base(self, labels: Labels, hands: Hands) -> Base:
         """Prepare `labels` as a parent position."""
@@ -203,10 +217,12 @@ class Scorer:
         score = base.board_score + base.hand_score - prior
         for square, label in changes:
             score += delta[square][label]
-        gap = base.hand_gap
-        if gap is not None:
+        if base.hand_gap is not None:
+            counts = base.hands
             for slot, change in hand_delta:
-                score -= self._hand_scale * (abs(gap[slot] - change) - abs(gap[slot]))
+                score -= self._hand_scale * (
+                    self._slot_cost(slot, counts[slot] + change) - self._slot_cost(slot, counts[slot])
+                )
         return Hypothesis(takeback, moves, base.labels, changes, _apply_hands(base.hands, hand_delta), score)
 
     def misfit(self, hypothesis: Hypothesis) -> list[int]:

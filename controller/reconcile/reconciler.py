@@ -1,7 +1,8 @@
 """The reconciler: the game as the board should show it, fed observation by observation.
 
 Owns: the last legal position (a cshogi board, the move list and each earlier position's labels and hands,
-for takebacks), the evidence window, the reader's habits on this set (learnt from confirmed positions), the
+for takebacks), the evidence window, the reader's habits on this set and its usual miscount of the piece
+stands (both learnt from confirmed positions), the
 expected move of a robot or assisted move, and the agreement rule: a proposal is acted on only after
 `agree_frames` consecutive stable frames propose it (and, for problems, only after it has lasted
 `settle_seconds`). Committing a move is the only thing that changes the game on its own; takebacks, ambiguities
@@ -47,6 +48,7 @@ class Reconciler:
         self._streak: tuple[Hashable, int, float] | None = None
         self._now = False
         self._habits = ReadingHabits(self._config.probability_floor)
+        self._stand_offset: Hands | None = None
         self.set_position(sfen, moves)
 
     # --- the game -------------------------------------------------------------------------------------------
@@ -150,7 +152,7 @@ class Reconciler:
             return Waiting("hands over the board")
         self._window.add(obs)
         evidence = self._window.evidence()
-        scorer = Scorer(evidence, self._config)
+        scorer = Scorer(evidence, self._config, self._stand_offset)
         labels, hands = self._history[-1]
         game = GameView(self._board, labels, hands, self._expected, self._habits)
         proposal = propose(game, self._hypotheses(scorer), scorer, self._config)
@@ -159,6 +161,8 @@ class Reconciler:
             seen = np.ones(81, dtype=bool)
             seen[sorted(evidence.unseen)] = False
             self._habits.learn(np.exp(evidence.log_probs), labels, seen)
+            if scorer.hands_seen is not None:
+                self._stand_offset = tuple(a - b for a, b in zip(scorer.hands_seen, hands, strict=True))
         return result
 
     def _settle(self, proposal: Proposal, now: float) -> Result:

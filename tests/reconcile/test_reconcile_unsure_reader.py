@@ -262,3 +262,31 @@ def test_drop_kind_only_weighed_against_kinds_that_could_be_dropped_there() -> N
     frames = [with_square(reader.observe_board(board, 0.1 * k), "6a", king_or_lance) for k in range(15)]
     results = decisions(feed(Reconciler(sfen=sfen), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*6a",)]
+
+
+LANCE_AND_PAWNS = "lnsgkgsnl/1r5b1/pppp1pppp/9/9/9/PPPPPP3/1B5R1/LNSGKGSN1 w Pl3p 1"
+
+
+def _lance_read_as_pawn(before_hands: dict[str, int]) -> list:
+    """Gote drops a lance on 5e, read as 56 % pawn, 5 % lance; gote's stand then reads 2 pawns, no lance."""
+    reader = SyntheticReader(27, NoiseModel(similar_share=0.0))
+    reconciler = Reconciler(sfen=LANCE_AND_PAWNS)
+    board = after(LANCE_AND_PAWNS, [])
+    feed(reconciler, [_with_hands(reader.observe_board(board, 0.1 * k), before_hands) for k in range(6)])
+    reconciler.observe(reader.observe_board(board, 1.0, stable=False))
+    board.push_usi("L*5e")
+    pawnish = split_row({"p": 0.56, "g": 0.29, "l": 0.05})
+    frames = [
+        _with_hands(with_square(reader.observe_board(board, 1.1 + 0.1 * k), "5e", pawnish), {"P": 1, "p": 2})
+        for k in range(15)
+    ]
+    return decisions(feed(reconciler, frames))
+
+
+def test_stand_change_counts_when_the_stand_reader_miscounts_as_usual() -> None:
+    """Gote's stand of three pawns always reads two (seen so while the board showed the position); after the drop
+    it still reads two pawns and no lance: the stand's change says the lance left, so the board's pawn read is
+    not committed as P*5e: the kind is asked."""
+    results = _lance_read_as_pawn({"P": 1, "l": 1, "p": 2})
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert {c.text for c in results[-1].candidates} >= {"L*5e", "P*5e"}
