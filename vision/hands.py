@@ -59,8 +59,9 @@ class StandLayout:
     """Ink density a peak needs (bare wood's grain stays below)."""
     peak_gap: float = 0.4
     """Nearest two ink peaks may be (squares)."""
-    same_piece: tuple[float, float] = (0.4, 0.6)
-    """Windows nearer than this across and along (squares) see the same piece."""
+    same_piece: tuple[float, float] = (0.5, 0.6)
+    """Windows nearer than this across and along (squares) see the same piece (one piece's two characters can
+    give peaks 0.45 apart across; touching pawns lie 0.64 or more apart; 0.5 chosen on training-style frames)."""
 
 
 def read_hands(

@@ -50,7 +50,7 @@ def test_real_photo_reads_start_position(classifier: PieceClassifier) -> None:
 
 
 WEAK_STYLES = {
-    "kanji_red_wood", "orangain", "simple_kanji"
+    "kanji_red_wood", "simple_kanji"
 }  # fmt: skip
 """Styles where the generic classifier still gets at least one of the 28 labels wrong in this frame (typically
 +S read as G, or a dark piece's owner); calibration is the remedy. Kept visible as expected failures."""
