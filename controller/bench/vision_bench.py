@@ -58,6 +58,7 @@ class Tally:
     hands_unknown: int = 0
     orient: int = 0
     orient_right: int = 0
+    axis_right: int = 0
     flagged_clean: int = 0
     occluded: int = 0
     occluded_claimed: int = 0
@@ -155,8 +156,11 @@ def read_clean(tally: Tally, classifier: Any, frame: Any) -> Any:
     result_auto = auto.read(frame.image)
     if result_auto.board_found and result_auto.geometry is not None:
         tally.orient += 1
-        err = np.abs(result_auto.geometry.corners - frame.board_corners_px).max()
-        tally.orient_right += bool(err < 0.05 * max(frame.image.shape[:2]))
+        found, tolerance = result_auto.geometry.corners, 0.05 * max(frame.image.shape[:2])
+        err = np.abs(found - frame.board_corners_px).max()
+        tally.orient_right += bool(err < tolerance)
+        turned = np.abs(np.roll(found, 2, axis=0) - frame.board_corners_px).max()  # the same grid turned by 180°
+        tally.axis_right += bool(min(err, turned) < tolerance)
     reader = BoardReader(classifier, ReaderSettings(sente_side=sente_direction(frame.board_corners_px)))
     start = time.perf_counter()
     result = reader.read(frame.image)
@@ -271,7 +275,11 @@ def report(
     print(f"owner accuracy:         {_pct(t.owner_right, t.owner)}  (occupied squares)")
     print(f"promoted accuracy:      {_pct(t.promoted_right, t.promoted)}  (occupied squares)")
     print(f"hand count accuracy:    {_pct(t.hand_right, t.hand_entries)}  (hands unknown in {t.hands_unknown} frames)")
-    print(f"auto orientation:       {_pct(t.orient_right, t.orient)}  (from the pieces, no setting)")
+    print(
+        f"auto orientation:       axis {_pct(t.axis_right, t.orient)} from the pieces; sente's end"
+        f" {_pct(t.orient_right, t.orient)} (no setting: one picture cannot tell a board from the same board turned"
+        " by 180 degrees with every owner swapped; the rig's sente_side or the game decides it)"
+    )
     print(f"clean frames flagged:   {_pct(t.flagged_clean, t.boards)}  (unreliable although nothing covers them)")
     print(f"occluded frames:        {t.occluded}, claimed reliable {t.occluded_claimed}")
     print(f"false-read rate:        {_pct(t.false_reads, t.occluded)}  (claimed reliable but wrong)")
