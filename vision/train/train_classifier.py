@@ -116,21 +116,39 @@ def _rendered_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8],
     return rendered_dataset(range(start, start + n), styles)
 
 
-def rendered(seed: int, frames: int, styles: list[str], workers: int, cache: Path | None) -> tuple[Any, Any]:
-    """Crops cut from `frames` rendered frames (see `vision.train.rendered`), cached like the synthetic ones."""
-    name = f"rendered-{seed}-{frames}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
+def _framed(
+    prefix: str,
+    chunk: Any,
+    *,
+    first_seed: int,
+    step: int,
+    frames: int,
+    styles: list[str],
+    workers: int,
+    cache: Path | None,
+) -> tuple[Any, Any]:
+    """Crops from `frames` rendered frames, `step` frames a job (frame seeds from `first_seed` on), cached in
+    `cache` under `prefix`-frames-styles."""
+    name = f"{prefix}-{frames}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
     if cache is not None and (cache / name).exists():
         data = np.load(cache / name)
         return data["crops"], data["targets"]
-    step = 25
-    jobs = [(seed * 100_000 + i, min(step, frames - i), styles) for i in range(0, frames, step)]
+    jobs = [(first_seed + i, min(step, frames - i), styles) for i in range(0, frames, step)]
     with Pool(workers) as pool:
-        parts = pool.map(_rendered_chunk, jobs)
+        parts = pool.map(chunk, jobs)
     crops, targets = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         np.savez(cache / name, crops=crops, targets=targets)
     return crops, targets
+
+
+def rendered(seed: int, frames: int, styles: list[str], workers: int, cache: Path | None) -> tuple[Any, Any]:
+    """Crops cut from `frames` rendered frames (see `vision.train.rendered`), cached like the synthetic ones."""
+    return _framed(
+        f"rendered-{seed}", _rendered_chunk, first_seed=seed * 100_000, step=25, frames=frames, styles=styles,
+        workers=workers, cache=cache,
+    )  # fmt: skip
 
 
 def _stand_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
@@ -142,19 +160,10 @@ def _stand_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], ND
 
 def stand_windows(seed: int, frames: int, styles: list[str], workers: int, cache: Path | None) -> tuple[Any, Any]:
     """Stand windows from `frames` rendered frames (see `vision.train.stands`), cached like the others."""
-    name = f"stands-{seed}-{frames}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
-    if cache is not None and (cache / name).exists():
-        data = np.load(cache / name)
-        return data["crops"], data["targets"]
-    step = 50
-    jobs = [(seed * 100_000 + 70_000 + i, min(step, frames - i), styles) for i in range(0, frames, step)]
-    with Pool(workers) as pool:
-        parts = pool.map(_stand_chunk, jobs)
-    crops, targets = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-    if cache is not None:
-        cache.mkdir(parents=True, exist_ok=True)
-        np.savez(cache / name, crops=crops, targets=targets)
-    return crops, targets
+    return _framed(
+        f"stands-{seed}", _stand_chunk, first_seed=seed * 100_000 + 70_000, step=50, frames=frames, styles=styles,
+        workers=workers, cache=cache,
+    )  # fmt: skip
 
 
 def warm_start(model: Any, onnx_path: Path, sample: Any) -> None:
