@@ -58,6 +58,13 @@ def with_square(obs: Observation, square: str, row: np.ndarray) -> Observation:
     return Observation(probs, obs.hands, obs.hand_confidence, obs.unreliable, obs.stable, obs.time)
 
 
+def board_frames_with_square(
+    reader: SyntheticReader, board: cshogi.Board, square: str, row: np.ndarray, n: int
+) -> list[Observation]:
+    """`n` frames of `board` (0.1 s apart from time 0) with one square's probabilities replaced by `row`."""
+    return [with_square(reader.observe_board(board, 0.1 * k), square, row) for k in range(n)]
+
+
 def split_row(weights: Mapping[str, float], rest: float = 0.02) -> np.ndarray:
     """A probability row with the given labels' weights and `rest` spread over the other labels."""
     row = np.full(29, rest / (29 - len(weights)))

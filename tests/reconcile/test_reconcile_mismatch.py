@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import cshogi
 import numpy as np
-from reconcile_scenes import after, decisions, edited, feed, split_row, still, with_square
+from reconcile_scenes import after, board_frames_with_square, decisions, edited, feed, split_row, still
 
 from controller.reconcile import Ambiguous, Mismatch, MoveCommitted, NoChange, Reconciler, Waiting
 from controller.reconcile.labels import board_hands, board_labels
@@ -125,7 +125,7 @@ def test_knocked_over_piece_waits_then_asks() -> None:
     reader = SyntheticReader(4)
     board = after(STARTPOS_SFEN, ["7g7f"])
     half_off = split_row({"empty": 0.5, "p": 0.3, "P": 0.15})  # the pawn lies half on its square, turned
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "5c", half_off) for k in range(SETTLE_FRAMES)]
+    frames = board_frames_with_square(reader, board, "5c", half_off, SETTLE_FRAMES)
     results = feed(reconciler, frames)
     assert isinstance(results[0], Waiting)
     assert "5c cannot be read clearly" in results[0].reason

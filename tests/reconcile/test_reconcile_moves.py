@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import cshogi
 import pytest
-from reconcile_scenes import after, decisions, feed, split_row, with_square
+from reconcile_scenes import after, board_frames_with_square, decisions, feed, split_row
 
 from controller.reconcile import Mismatch, MoveCommitted, NoChange, Observation, Reconciler, Waiting
 from controller.reconcile.labels import square_index
@@ -169,9 +169,7 @@ def test_promotion_face_unreadable_is_not_guessed() -> None:
     reconciler = Reconciler(sfen=SILVER_ON_5D)
     reader = SyntheticReader(10)
     board = after(SILVER_ON_5D, ["5d5c+"])
-    frames = [
-        with_square(reader.observe_board(board, 0.1 * k), "5c", split_row({"+S": 0.5, "S": 0.48})) for k in range(15)
-    ]
+    frames = board_frames_with_square(reader, board, "5c", split_row({"+S": 0.5, "S": 0.48}), 15)
     results = decisions(feed(reconciler, frames))
     assert results, "an ambiguity should be reported"
     texts = {c.text for c in results[0].candidates}
@@ -219,6 +217,6 @@ def test_pair_whose_drop_kind_is_read_weakly_is_not_confused_with_its_first_move
     board = after(GOTE_HOLDS_A_ROOK, ["7g7f", "R*5e"])
     weak = split_row({"r": 0.35, "b": 0.15, "s": 0.15, "g": 0.15, "+r": 0.1, "empty": 0.03})
     reader = SyntheticReader(23, NoiseModel(hands_visible=False))
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "5e", weak) for k in range(15)]
+    frames = board_frames_with_square(reader, board, "5e", weak, 15)
     results = decisions(feed(Reconciler(sfen=GOTE_HOLDS_A_ROOK), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("7g7f", "R*5e")]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from reconcile_scenes import after, decisions, edited, feed, split_row, still, with_square
+from reconcile_scenes import after, board_frames_with_square, decisions, edited, feed, split_row, still, with_square
 
 from controller.reconcile import Ambiguous, Mismatch, MoveCommitted, Reconciler
 from controller.reconcile.labels import board_hands
@@ -25,7 +25,7 @@ def test_owner_unsure_on_an_unchanged_square_does_not_block() -> None:
     board = after(STARTPOS_SFEN, ["7g7f"])
     unsure = split_row({"r": 0.3, "+b": 0.28, "S": 0.22, "L": 0.18})
     reader = SyntheticReader(11)
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "8b", unsure) for k in range(6)]
+    frames = board_frames_with_square(reader, board, "8b", unsure, 6)
     results = decisions(feed(Reconciler(), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("7g7f",)]
 
@@ -36,7 +36,7 @@ HORSE_BEFORE_8I = "lnsgk1snl/6g2/p1pppp1pp/6p2/9/2P6/P2PPPPPP/1+b2G2R1/LNS1KGSNL
 def _horse_read_as(weights: dict[str, float]) -> list:
     board = after(HORSE_BEFORE_8I, ["8h8i"])
     reader = SyntheticReader(21)
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "8i", split_row(weights)) for k in range(15)]
+    frames = board_frames_with_square(reader, board, "8i", split_row(weights), 15)
     return decisions(feed(Reconciler(sfen=HORSE_BEFORE_8I), frames))
 
 
@@ -96,7 +96,7 @@ def test_drop_read_as_a_kind_not_in_hand_is_the_held_kind() -> None:
     board = after(sfen, ["R*1i"])
     lance = split_row({"L": 0.92, "R": 0.03})
     reader = SyntheticReader(15)
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "1i", lance) for k in range(6)]
+    frames = board_frames_with_square(reader, board, "1i", lance, 6)
     assert all(frame.hands == {} for frame in frames)
     results = decisions(feed(Reconciler(sfen=sfen), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*1i",)]
@@ -108,7 +108,7 @@ OPEN_BISHOPS = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b 
 def _bishop_face(weights: dict[str, float]) -> list:
     board = after(OPEN_BISHOPS, ["8h2b+"])
     reader = SyntheticReader(16)
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "2b", split_row(weights)) for k in range(12)]
+    frames = board_frames_with_square(reader, board, "2b", split_row(weights), 12)
     return decisions(feed(Reconciler(sfen=OPEN_BISHOPS), frames))
 
 
@@ -145,7 +145,7 @@ def test_drop_read_as_a_kind_not_in_hand_with_stands_unseen() -> None:
     board = after(sfen, ["R*1i"])
     reader = SyntheticReader(18, NoiseModel(hands_visible=False))
     lance = split_row({"L": 0.92, "R": 0.03})
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "1i", lance) for k in range(6)]
+    frames = board_frames_with_square(reader, board, "1i", lance, 6)
     assert all(frame.hands is None for frame in frames)
     results = decisions(feed(Reconciler(sfen=sfen), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*1i",)]
@@ -158,7 +158,7 @@ def _misread_rook(hands_visible: bool) -> list:
     board = after(ROOK_AND_GOLD, ["R*1i"])
     reader = SyntheticReader(19, NoiseModel(hands_visible=hands_visible))
     lance = split_row({"L": 0.92, "R": 0.03})
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "1i", lance) for k in range(15)]
+    frames = board_frames_with_square(reader, board, "1i", lance, 15)
     return decisions(feed(Reconciler(sfen=ROOK_AND_GOLD), frames))
 
 
@@ -187,7 +187,7 @@ def test_drop_of_a_kind_this_reader_reads_as_another_is_asked() -> None:
     reader = SyntheticReader(20, NoiseModel(hands_visible=False))
     reconciler = Reconciler(sfen=BISHOP_AND_GOLD)
     board = after(BISHOP_AND_GOLD, [])
-    feed(reconciler, [with_square(reader.observe_board(board, 0.1 * k), "8h", as_gold) for k in range(8)])
+    feed(reconciler, board_frames_with_square(reader, board, "8h", as_gold, 8))
     reconciler.observe(reader.observe_board(board, 0.9, stable=False))
     board.push_usi("B*5e")
     frames = [
@@ -209,7 +209,7 @@ def test_drop_read_as_the_other_owners_piece_of_the_same_kind_is_that_kind() -> 
     board = after(GOTE_HOLDS_PAWN_AND_BISHOP, ["P*2e"])
     flipped = split_row({"P": 0.6, "p": 0.3})
     reader = SyntheticReader(24, NoiseModel(hands_visible=False))
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "2e", flipped) for k in range(15)]
+    frames = board_frames_with_square(reader, board, "2e", flipped, 15)
     results = decisions(feed(Reconciler(sfen=GOTE_HOLDS_PAWN_AND_BISHOP), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("P*2e",)]
 
@@ -259,7 +259,7 @@ def test_drop_kind_only_weighed_against_kinds_that_could_be_dropped_there() -> N
     board = after(sfen, ["R*6a"])
     king_or_lance = split_row({"K": 0.5, "L": 0.2, "+B": 0.15, "R": 0.004})
     reader = SyntheticReader(26, NoiseModel(hands_visible=False))
-    frames = [with_square(reader.observe_board(board, 0.1 * k), "6a", king_or_lance) for k in range(15)]
+    frames = board_frames_with_square(reader, board, "6a", king_or_lance, 15)
     results = decisions(feed(Reconciler(sfen=sfen), frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("R*6a",)]
 
