@@ -253,8 +253,7 @@ class Scorer:
             held = held_labels(label, hypothesis.hands, square, labels)
             if self.best_kind(square) in {k % 14 for k in held} or len(held) < 2:
                 continue
-            side = slice(0, 7) if label < 14 else slice(7, 14)
-            if seen is None or seen[side] != hypothesis.hands[side]:
+            if not _stands_show(seen, label, hypothesis.hands):
                 return True
         return False
 
@@ -273,8 +272,7 @@ class Scorer:
         seen = self._hands_seen
         for square in dropped_squares(hypothesis.moves):
             label = int(labels[square])
-            side = slice(0, 7) if label < 14 else slice(7, 14)
-            if seen is not None and seen[side] == hypothesis.hands[side]:
+            if _stands_show(seen, label, hypothesis.hands):
                 continue
             row = np.exp(self.evidence.log_probs[square])
             mine = habits.likelihood(row, label)
@@ -317,6 +315,14 @@ def _droppable(label: int, square: int, labels: Labels) -> bool:
     if kind == "P":
         return not any(int(labels[r * 9 + column]) == label for r in range(9) if r != rank)
     return True
+
+
+def _stands_show(seen: Hands | None, label: int, hands: Hands) -> bool:
+    """The stands are read and show exactly `hands` for the player whose piece `label` is."""
+    if seen is None:
+        return False
+    side = slice(0, 7) if label < 14 else slice(7, 14)
+    return seen[side] == hands[side]
 
 
 def _stand_still_holds(dropped: int, seen: Hands, hands: Hands) -> bool:
