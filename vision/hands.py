@@ -117,11 +117,7 @@ def count_stand(
     centres = ink_peaks(stand, layout)
     if not centres:
         return {}
-    half = CROP // 2
-    padded = cv2.copyMakeBorder(stand, half, half, half, half, cv2.BORDER_REPLICATE)
-    crops = np.stack([padded[y : y + CROP, x : x + CROP] for x, y in centres])
-    if side == "w":  # gote's pieces point towards sente: turn them upright
-        crops = np.ascontiguousarray(crops[:, ::-1, ::-1])
+    crops = stand_windows(stand, centres, side)
     prediction: Prediction = classifier.predict(crops)
     probs = calibration.adjust(prediction) if calibration else prediction.probs
     if float(prediction.unreadable.mean()) > 0.5:  # a hand or sleeve over the stand
@@ -138,6 +134,15 @@ def ink_peaks(stand: Image, layout: StandLayout) -> list[tuple[int, int]]:
     peaks = (density >= cv2.dilate(density, np.ones((reach, reach), np.uint8))) & (density > layout.min_ink)
     ys, xs = np.nonzero(peaks)
     return [(int(x), int(y)) for x, y in zip(xs, ys, strict=True)]
+
+
+def stand_windows(stand: Image, centres: list[tuple[int, int]], side: str) -> Image:
+    """CROP × CROP windows of a rectified stand centred on `centres` (x, y pixels; the stand's edge pixels
+    repeated beyond it), gote's (`side` "w") turned by 180 degrees: their pieces point towards sente."""
+    half = CROP // 2
+    padded = cv2.copyMakeBorder(stand, half, half, half, half, cv2.BORDER_REPLICATE)
+    crops = np.stack([padded[y : y + CROP, x : x + CROP] for x, y in centres])
+    return np.ascontiguousarray(crops[:, ::-1, ::-1] if side == "w" else crops)
 
 
 def _count(

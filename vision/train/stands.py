@@ -14,14 +14,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardGeometry
-from vision.hands import StandLayout, ink_peaks, rectify_stand
+from vision.hands import StandLayout, ink_peaks, rectify_stand, stand_windows
 from vision.labels import EMPTY, HAND_KINDS, SQUARE_LABELS
+from vision.reader import SET_LIMITS
+from vision.reader import hands_field as reader_hands_field
 from vision.render.assets import PIECE_HEIGHT_MM
 from vision.render.geometry import SQUARE_H_MM, SQUARE_W_MM
 from vision.render.stands import stand_layout
 from vision.squares import CELL, CROP
 
-SET_COUNT: dict[str, int] = {"R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
+SET_COUNT: dict[str, int] = {kind: n for kind, n in SET_LIMITS.items() if kind != "K"}
+"""Pieces of each kind that can be in hand, in a whole set."""
 MAX_IN_HAND: dict[str, int] = {"R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 8}
 NEAR_MM = 10.0
 """A window centred this close to a piece's (nominal) centre sees that piece."""
@@ -44,10 +47,10 @@ def random_hands(rng: np.random.Generator) -> dict[str, int]:
 
 
 def hands_field(hands: dict[str, int]) -> str:
-    """The SFEN hands field of `hands`."""
-    order = (*HAND_KINDS, *(k.lower() for k in HAND_KINDS))
-    text = "".join(f"{hands[k] if hands[k] > 1 else ''}{k}" for k in order if k in hands)
-    return text or "-"
+    """The SFEN hands field of `hands` (SFEN letters, uppercase sente's)."""
+    sente = {kind: n for kind, n in hands.items() if kind.isupper()}
+    gote = {kind.upper(): n for kind, n in hands.items() if kind.islower()}
+    return reader_hands_field({"b": sente, "w": gote})
 
 
 def window_labels(
@@ -96,14 +99,13 @@ def frame_stand_crops(seed: int, styles: list[str]) -> tuple[NDArray[np.uint8], 
             continue
         pieces = [(label, np.array(c)) for label, c, _ in nominal if label.isupper() == (side == "b")]
         centres = ink_peaks(stand, layout)
-        half = CROP // 2
-        padded = np.pad(stand, ((half, half), (half, half), (0, 0)), mode="edge")
-        for (x, y), target in zip(centres, window_labels(centres, region, pieces), strict=True):
-            if target is None:
-                continue
-            crop = padded[y : y + CROP, x : x + CROP]
-            crops.append(crop[::-1, ::-1] if side == "w" else crop)
-            targets.append(target)
+        if not centres:
+            continue
+        windows = stand_windows(stand, centres, side)
+        for window, target in zip(windows, window_labels(centres, region, pieces), strict=True):
+            if target is not None:
+                crops.append(window)
+                targets.append(target)
     if not crops:
         return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
     return np.ascontiguousarray(np.stack(crops)), np.array(targets, dtype=np.int64)
