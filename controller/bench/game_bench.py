@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(n: int, seed: int, styles: tuple[str, ...]) -> None:
     """The simulated play mode: games completed, robot moves confirmed on the first try."""
-    from controller.bench.play_bench import figure_lines, play_game
+    from controller.bench.play_bench import game_line, play_game, total_line
 
     if n < 1:
         return
@@ -117,8 +117,8 @@ def _play(n: int, seed: int, styles: tuple[str, ...]) -> None:
     games = []
     for i in range(n):
         games.append(play_game(seed * 1000 + 500 + i, styles[i % len(styles)]))
-        print(figure_lines(games[-1:])[0].replace("play 1", f"play {i + 1}"), flush=True)
-    print(figure_lines(games)[-1])
+        print(game_line(i + 1, games[-1]), flush=True)
+    print(total_line(games))
 
 
 def _print_game(index: int, seed: int, style: str, report: Any, verbose: bool) -> None:

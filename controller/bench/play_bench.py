@@ -59,18 +59,25 @@ def play_game(seed: int, style: str, max_plies: int = 256) -> PlayFigures:
 
 def figure_lines(games: list[PlayFigures]) -> list[str]:
     """Per game, then in total."""
-    lines = [
-        f"play {i + 1} (seed {g.seed}, {g.style}): {g.plies} plies, {g.ending}; robot moves confirmed first try "
+    return [game_line(i + 1, g) for i, g in enumerate(games)] + [total_line(games)]
+
+
+def game_line(number: int, g: PlayFigures) -> str:
+    """One game's figures."""
+    return (
+        f"play {number} (seed {g.seed}, {g.style}): {g.plies} plies, {g.ending}; robot moves confirmed first try "
         f"{g.first_try}/{g.robot_moves}; {g.transfers} transfers; {g.prompts} prompts; board matches record: "
         f"{'yes' if g.board_matches else 'NO'}; {g.wall_s:.0f} s"
-        for i, g in enumerate(games)
-    ]
+    )
+
+
+def total_line(games: list[PlayFigures]) -> str:
+    """The games' figures in total."""
     robot = sum(g.robot_moves for g in games)
     first = sum(g.first_try for g in games)
-    lines.append(
+    return (
         f"# play mode: games completed {sum(g.completed for g in games)}/{len(games)}; robot moves confirmed by the "
         f"camera on the first try {first}/{robot} ({100 * first / robot if robot else 0:.1f} %); prompts "
         f"{sum(g.prompts for g in games)}; boards matching their record {sum(g.board_matches for g in games)}"
         f"/{len(games)}"
     )
-    return lines
