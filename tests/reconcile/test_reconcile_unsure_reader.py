@@ -33,11 +33,15 @@ def test_owner_unsure_on_an_unchanged_square_does_not_block() -> None:
 HORSE_BEFORE_8I = "lnsgk1snl/6g2/p1pppp1pp/6p2/9/2P6/P2PPPPPP/1+b2G2R1/LNS1KGSNL w Bp 1"
 
 
+def _one_square_read_as(sfen: str, move: str, square: str, weights: dict[str, float], *, seed: int, n: int) -> list:
+    """Decisions over `n` frames of `sfen` after `move`, `square` read as `weights`."""
+    reader = SyntheticReader(seed)
+    frames = board_frames_with_square(reader, after(sfen, [move]), square, split_row(weights), n)
+    return decisions(feed(Reconciler(sfen=sfen), frames))
+
+
 def _horse_read_as(weights: dict[str, float]) -> list:
-    board = after(HORSE_BEFORE_8I, ["8h8i"])
-    reader = SyntheticReader(21)
-    frames = board_frames_with_square(reader, board, "8i", split_row(weights), 15)
-    return decisions(feed(Reconciler(sfen=HORSE_BEFORE_8I), frames))
+    return _one_square_read_as(HORSE_BEFORE_8I, "8h8i", "8i", weights, seed=21, n=15)
 
 
 def test_piece_clearly_there_but_owner_unsure_does_not_block() -> None:
@@ -106,10 +110,7 @@ OPEN_BISHOPS = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b 
 
 
 def _bishop_face(weights: dict[str, float]) -> list:
-    board = after(OPEN_BISHOPS, ["8h2b+"])
-    reader = SyntheticReader(16)
-    frames = board_frames_with_square(reader, board, "2b", split_row(weights), 12)
-    return decisions(feed(Reconciler(sfen=OPEN_BISHOPS), frames))
+    return _one_square_read_as(OPEN_BISHOPS, "8h2b+", "2b", weights, seed=16, n=12)
 
 
 def test_unsure_face_leaning_promoted_commits_the_promotion() -> None:
