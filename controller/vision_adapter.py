@@ -26,7 +26,7 @@ from controller.reconcile.labels import HAND_KINDS, N_LABELS
 from controller.reconcile.types import Observation
 
 SEEN_HANDS_CONFIDENCE = 0.8
-"""hand_confidence of an observation whose stands the reader read (0 when it could not: hands unknown)."""
+"""hand_confidence of an observation with a stand the reader read (0 when it read neither: hands unknown)."""
 SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
 """How many of each base kind a set holds (the reader's set-limit rule, copied: vision may not be imported)."""
 
@@ -70,7 +70,8 @@ class BoardReadLike(Protocol):
 
     @property
     def hands(self) -> Mapping[str, Mapping[str, int]] | None:
-        """{"b": {kind: count}, "w": {...}} or None when the stands were not read."""
+        """{"b": {kind: count}, "w": {...}} for the stands read (a side absent: unknown), or None when neither
+        stand was read."""
         ...
 
 
@@ -82,7 +83,8 @@ def observation_from_read(
     hand_confidence: float = SEEN_HANDS_CONFIDENCE,
     min_confidence: float | None = None,
 ) -> Observation:
-    """The reconciler's view of one read: probabilities, hands keyed by SFEN letter, unreliable squares.
+    """The reconciler's view of one read: probabilities, hands keyed by SFEN letter (with the sides whose stand
+    was read: one stand out of view leaves that player's hand unknown, the other still counts), unreliable squares.
 
     Args:
         read: the reader's result for one frame.
@@ -100,18 +102,18 @@ def observation_from_read(
     sums = probs.sum(axis=1, keepdims=True)
     probs = np.where(sums > 0, probs / np.where(sums > 0, sums, 1.0), 1.0 / N_LABELS)
     unreliable = hidden_squares(read, min_confidence)
-    hands = _hands_by_letter(read.hands)
-    confidence = hand_confidence if hands is not None else 0.0
-    return Observation(probs, hands, confidence, unreliable, stable, now)
+    sides = frozenset(side for side in ("b", "w") if read.hands is not None and side in read.hands)
+    if not sides:
+        return Observation(probs, None, 0.0, unreliable, stable, now)
+    hands = _hands_by_letter(read.hands or {}, sides)
+    return Observation(probs, hands, hand_confidence, unreliable, stable, now, hand_sides=sides)
 
 
-def _hands_by_letter(hands: Mapping[str, Mapping[str, int]] | None) -> dict[str, int] | None:
-    """{"b": {"P": 2}, "w": {"G": 1}} -> {"P": 2, "g": 1}; None stays None (unknown, not empty)."""
-    if hands is None:
-        return None
+def _hands_by_letter(hands: Mapping[str, Mapping[str, int]], sides: frozenset[str]) -> dict[str, int]:
+    """{"b": {"P": 2}, "w": {"G": 1}} -> {"P": 2, "g": 1}, for the stands of `sides` (the others are unknown)."""
     letters: dict[str, int] = {}
-    for side, counts in hands.items():
-        for kind, count in counts.items():
+    for side in sides:
+        for kind, count in hands[side].items():
             if kind.upper() not in HAND_KINDS or count <= 0:
                 continue
             letter = kind.upper() if side == "b" else kind.lower()

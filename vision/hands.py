@@ -7,8 +7,9 @@ scale; pieces are found by their ink (dark strokes darker than their surrounding
 peaks sit on the characters, one per piece, even in a crowded row where the pieces touch), a window centred on
 each peak is classified, and windows that see a piece are merged (non-maximum suppression: pieces lie side by
 side, so the same piece is only merged within less than a piece's width across and a piece's length along) and
-counted by kind. A stand that is not wholly inside the frame, or that is covered, gives None for the hands:
-unknown, not empty.
+counted by kind. Each stand is read on its own: one that is not wholly inside the frame, or that is covered, is
+unknown (its side is left out of the result), and the other stand still counts. A side present with no kinds
+(`{}`) is an empty stand; a side absent is unknown, not empty; None is both unknown.
 """
 
 from __future__ import annotations
@@ -71,17 +72,15 @@ def read_hands(
     classifier: PieceClassifier,
     calibration: Calibrator | None = None,
 ) -> dict[str, dict[str, int]] | None:
-    """{"b": {kind: n}, "w": {kind: n}} for the pieces on both stands, or None if a stand is not readable."""
+    """{"b": {kind: n}, "w": {kind: n}}: the pieces on each stand that could be read. A side whose stand is out
+    of the frame or covered is left out (unknown); None when neither stand could be read."""
     hands: dict[str, dict[str, int]] = {}
     for side, region in layout.regions.items():
         stand = rectify_stand(image, geometry, np.array(region, dtype=np.float64))
-        if stand is None:
-            return None
-        counted = count_stand(stand, side, layout, classifier, calibration)
-        if counted is None:
-            return None
-        hands[side] = counted
-    return hands
+        counted = None if stand is None else count_stand(stand, side, layout, classifier, calibration)
+        if counted is not None:
+            hands[side] = counted
+    return hands or None
 
 
 def rectify_stand(image: Image, geometry: BoardGeometry, region: NDArray[np.float64]) -> Image | None:

@@ -79,7 +79,9 @@ class BoardRead:
     probs: NDArray[np.float64] | None = None
     """81×29 probabilities over SQUARE_LABELS in SFEN order (None when no board was found)."""
     hands: dict[str, dict[str, int]] | None = None
-    """{"b": {kind: count}, "w": {...}}, or None when the stands are not in view."""
+    """Pieces on each stand read, per side: {"b": {kind: count}, "w": {...}}. Each stand is read on its own: a
+    side present with `{}` is an empty stand, a side absent is unknown (its stand out of view or covered), and
+    None means neither stand could be read (unknown, not empty)."""
     geometry: BoardGeometry | None = None
     ms: float = 0.0
 
@@ -121,7 +123,8 @@ class BoardRead:
 
 
 def hands_field(hands: dict[str, dict[str, int]] | None) -> str:
-    """SFEN hand field (`-` for none or unknown)."""
+    """SFEN hand field of the sides read (`-` for none or unknown; a side not read contributes nothing, so the
+    field alone cannot tell an unknown stand from an empty one: `BoardRead.hands` can)."""
     if not hands:
         return "-"
     text = ""

@@ -56,6 +56,7 @@ class Tally:
     hand_entries: int = 0
     hand_right: int = 0
     hands_unknown: int = 0
+    stands_unknown: int = 0
     orient: int = 0
     orient_right: int = 0
     axis_right: int = 0
@@ -96,13 +97,17 @@ def score_board(tally: Tally, truth: list[str], got: list[str]) -> bool:
 
 
 def score_hands(tally: Tally, truth: dict[str, int], got: dict[str, dict[str, int]] | None) -> None:
-    """Compare the 14 hand counts (7 kinds per side)."""
+    """Compare the hand counts of each stand read (7 kinds per side; a side absent is an unknown stand)."""
     from vision.labels import HAND_KINDS
 
     if got is None:
         tally.hands_unknown += 1
+        tally.stands_unknown += 2
         return
     for side in ("b", "w"):
+        if side not in got:
+            tally.stands_unknown += 1
+            continue
         for kind in HAND_KINDS:
             want = truth.get(kind if side == "b" else kind.lower(), 0)
             tally.hand_entries += 1
@@ -140,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     report(args, styles, tally, gate_ms, calibrated)
     print(
         f"hands, stands in view:  {_pct(wide.hand_right, wide.hand_entries)} of counts right"
-        f" (unknown in {wide.hands_unknown} of {args.hands_n} frames; wide overhead shots)"
+        f" (stands unknown: {wide.stands_unknown} of {2 * args.hands_n}; wide overhead shots)"
     )
     return 0
 
@@ -274,7 +279,10 @@ def report(
     print(f"board accuracy:         {_pct(t.boards_right, t.boards)}  (all 81 right)")
     print(f"owner accuracy:         {_pct(t.owner_right, t.owner)}  (occupied squares)")
     print(f"promoted accuracy:      {_pct(t.promoted_right, t.promoted)}  (occupied squares)")
-    print(f"hand count accuracy:    {_pct(t.hand_right, t.hand_entries)}  (hands unknown in {t.hands_unknown} frames)")
+    print(
+        f"hand count accuracy:    {_pct(t.hand_right, t.hand_entries)}  (hands unknown in {t.hands_unknown} frames, "
+        f"{t.stands_unknown} stands unknown)"
+    )
     print(
         f"auto orientation:       axis {_pct(t.axis_right, t.orient)} from the pieces; sente's end"
         f" {_pct(t.orient_right, t.orient)} (no setting: one picture cannot tell a board from the same board turned"

@@ -10,7 +10,7 @@ The reconciler decides when a proposal has been seen often and long enough to ac
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import cshogi
@@ -138,14 +138,15 @@ def unclear_squares(evidence: Evidence, labels: Labels, config: ReconcileConfig)
     ]
 
 
-def stand_lagging(seen: Hands, before: Hands, best: Hypothesis) -> list[int]:
+def stand_lagging(seen: Hands, before: Hands, best: Hypothesis, read: Sequence[bool] | None = None) -> list[int]:
     """Hand slots the explanation changes whose count as read is still the count before it: the stand does not
     show the captured piece yet, or still shows the dropped one. A slot read as some third count is a misread
-    (the board decides), and slots the explanation does not change are no reason to hold it back."""
+    (the board decides), and slots the explanation does not change are no reason to hold it back; nor are the
+    slots of a stand not read (`read`: per slot, its stand was read; None: all were)."""
     return [
         slot
         for slot, (have, was, wanted) in enumerate(zip(seen, before, best.hands, strict=True))
-        if was != wanted and have == was
+        if was != wanted and have == was and (read is None or read[slot])
     ]
 
 
@@ -161,7 +162,8 @@ def _clear_winner(game: GameView, best: Hypothesis, margin: float, scorer: Score
         return Proposal(ProposalKind.PROBLEM, ("wrong", best.moves), Mismatch((sentence,), squares), sentence)
     commit = MoveCommitted(best.moves, round(margin, 3))
     seen = scorer.hands_seen
-    lagging = [] if seen is None else stand_lagging(seen, game.hands, best)
+    read = [scorer.slot_read(slot) for slot in range(len(game.hands))]
+    lagging = [] if seen is None else stand_lagging(seen, game.hands, best, read)
     if seen is not None and lagging:
         pending = f"waiting for the piece stands: {hands_sentences(seen, best.hands, lagging)[0]}"
         return Proposal(ProposalKind.MOVE, ("move", best.moves), commit, pending, held=True)
@@ -172,18 +174,18 @@ def _kind_by_habits(
     game: GameView, scorer: Scorer, ranked: list[Hypothesis], contenders: list[Hypothesis], config: ReconcileConfig
 ) -> tuple[Hypothesis, float] | None:
     """The drop explanation whose kinds the reader's habits on this set tell clearly, with its habit margin, when
-    the only question left is a drop's kind: every close explanation drops the same squares, the stands are not
-    read, every kind the player held has been seen on the board long enough (`DECIDING_SQUARE_FRAMES`), one kind
-    explains the read by `commit_margin` better than any other, and the board does not contradict it. The
-    reader's raw favourite may differ (this set's knight read as a pawn): the habits know how it misreads."""
-    habits, best = game.habits, ranked[0]
+    the only question left is a drop's kind: every close explanation drops the same squares, the dropper's
+    stand is not read, every kind the player held has been seen on the board long enough
+    (`DECIDING_SQUARE_FRAMES`), one kind explains the read by `commit_margin` better than any other, and the board
+    does not contradict it. The reader's raw favourite may differ (this set's knight read as a pawn): the habits
+    know how it misreads."""
+    habits, best, labels = game.habits, ranked[0], ranked[0].labels()
     squares = sorted(dropped_squares(best.moves))
-    if habits is None or not squares or scorer.hands_seen is not None:
+    if habits is None or not squares or any(scorer.stand_read(int(labels[i] >= 14)) for i in squares):
         return None
     variants = [h for h in ranked if h is best or _other_drop_kind(h, best)]
     if len(variants) < 2 or not {id(h) for h in contenders} <= {id(h) for h in variants}:
         return None
-    labels = best.labels()
     held = {k for i in squares for k in held_labels(int(labels[i]), best.hands, i, labels)}
     if any(habits.count(k) < DECIDING_SQUARE_FRAMES for k in held):
         return None

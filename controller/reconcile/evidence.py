@@ -34,8 +34,10 @@ class Evidence:
             squares): high for a piece whose owner alone the reader is unsure of.
         unseen: squares no frame in the window could read.
         frames: frames in the window.
-        hands: per hand slot, the count read most often over the window's frames that read the stands (the
-            latest among equally frequent ones); None when the latest frame could not read them.
+        hands: per hand slot, the count read most often over the window's frames that read that slot's stand
+            (the latest among equally frequent ones); 0 in the slots of a stand the latest frame could not read;
+            None when the latest frame could read neither stand.
+        hand_sides: (sente's, gote's) stand was read by the latest frame (each stand is read on its own).
         hand_confidence: the latest frame's confidence in its counts.
         first_time: time of the oldest frame in the window.
     """
@@ -49,6 +51,7 @@ class Evidence:
     unseen: frozenset[int]
     frames: int
     hands: Hands | None
+    hand_sides: tuple[bool, bool]
     hand_confidence: float
     first_time: float
 
@@ -63,7 +66,7 @@ class EvidenceWindow:
         self._occupancy_logs: deque[FloatArray] = deque(maxlen=size)
         self._masks: deque[FloatArray] = deque(maxlen=size)
         self._times: deque[float] = deque(maxlen=size)
-        self._hands: deque[Hands | None] = deque(maxlen=size)
+        self._hands: deque[tuple[Hands, tuple[bool, bool]] | None] = deque(maxlen=size)
         self._hand_confidence = 0.0
 
     def clear(self) -> None:
@@ -88,7 +91,8 @@ class EvidenceWindow:
         self._occupancy_logs.append(np.log(np.maximum(occupancy, self._floor)) * mask)
         self._masks.append(mask)
         self._times.append(obs.time)
-        self._hands.append(None if obs.hands is None else hands_from_mapping(obs.hands))
+        sides = ("b" in obs.hand_sides, "w" in obs.hand_sides)
+        self._hands.append(None if obs.hands is None else (hands_from_mapping(obs.hands), sides))
         self._hand_confidence = obs.hand_confidence if obs.hands is not None else 0.0
 
     def evidence(self) -> Evidence:
@@ -114,18 +118,24 @@ class EvidenceWindow:
             unseen=frozenset(int(i) for i in np.flatnonzero(unseen_mask)),
             frames=len(self._logs),
             hands=self._voted_hands(),
+            hand_sides=(False, False) if not self._hands or self._hands[-1] is None else self._hands[-1][1],
             hand_confidence=self._hand_confidence,
             first_time=self._times[0],
         )
 
     def _voted_hands(self) -> Hands | None:
-        """Each slot's most frequent count over the frames that read the stands (a one-frame misread of a
-        stand is outvoted); None when the latest frame could not read them."""
+        """Each slot's most frequent count over the frames that read its stand (a one-frame misread of a stand
+        is outvoted); 0 for a stand the latest frame could not read; None when it could read neither."""
         if not self._hands or self._hands[-1] is None:
             return None
-        read = [hands for hands in self._hands if hands is not None]
+        latest_sides = self._hands[-1][1]
         voted = []
-        for slot in range(len(read[-1])):
+        for slot in range(len(self._hands[-1][0])):
+            side = slot // 7
+            if not latest_sides[side]:
+                voted.append(0)
+                continue
+            read = [hands for hands, sides in (h for h in self._hands if h is not None) if sides[side]]
             counts = Counter(hands[slot] for hands in read)
             top = max(counts.values())
             voted.append(next(hands[slot] for hands in reversed(read) if counts[hands[slot]] == top))

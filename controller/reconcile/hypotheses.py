@@ -1,11 +1,12 @@
 """Explanations of the board and their scores: nothing changed, one legal move, two, or a takeback.
 
 Owns: generating candidate positions from the game state and scoring them against the evidence window.
-A position's score is the sum over squares of its labels' mean log-probabilities, plus a hands term when the
-stands are read, plus a prior cost for the less likely kinds of explanation (two moves, takebacks, a piece that
-could promote and does not). A move
-changes only two squares, so a successor is scored from its parent's total by two or three table look-ups.
-Pairs of moves are pruned: both moves must start on (or, for a drop, land on) a square that shows change.
+A position's score is the sum over squares of its labels' mean log-probabilities, plus a hands term over the
+stands that are read (each player's stand on its own: one out of view says nothing, the other still counts),
+plus a prior cost for the less likely kinds of explanation (two moves, takebacks, a piece that could promote and
+does not). A move changes only two squares, so a successor is scored from its parent's total by two or three
+table look-ups. Pairs of moves are pruned: both moves must start on (or, for a drop, land on) a square that
+shows change.
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ class Scorer:
         self.config = config
         usable = evidence.hands is not None and evidence.hand_confidence >= config.hands_min_confidence
         self._hands_seen = evidence.hands if usable else None
+        self._stand_read = evidence.hand_sides if usable else (False, False)
         self._hands_shifted = None
         if self._hands_seen is not None and stand_offset is not None and any(stand_offset):
             self._hands_shifted = tuple(max(a - b, 0) for a, b in zip(self._hands_seen, stand_offset, strict=True))
@@ -108,8 +110,17 @@ class Scorer:
 
     @property
     def hands_seen(self) -> Hands | None:
-        """The hand counts used for scoring (None when unknown or not trusted)."""
+        """The hand counts used for scoring (None when no stand is read or trusted; the slots of a stand not
+        read are 0 and say nothing: see `slot_read`)."""
         return self._hands_seen
+
+    def stand_read(self, side: int) -> bool:
+        """Whether the stand of `side` (0 sente, 1 gote) is read and trusted."""
+        return self._stand_read[side]
+
+    def slot_read(self, slot: int) -> bool:
+        """Whether hand slot `slot` (sente's R..P are 0..6, gote's 7..13) is on a stand read and trusted."""
+        return self._stand_read[slot // 7]
 
     def hands_term(self, hands: Hands) -> float:
         """Minus the weighted number of pieces by which `hands` differs from the stands as read (per slot, the
@@ -121,6 +132,8 @@ class Scorer:
 
     def _slot_cost(self, slot: int, count: int) -> int:
         assert self._hands_seen is not None
+        if not self._stand_read[slot // 7]:
+            return 0
         cost = abs(self._hands_seen[slot] - count)
         if self._hands_shifted is not None:
             cost = min(cost, abs(self._hands_shifted[slot] - count))
@@ -230,32 +243,47 @@ class Scorer:
         none, none where it has one, the wrong owner, or the wrong kind where it drops a piece. The kinds of
         pieces already on the board come from the game, not from the reader. A dropped piece's kind is only
         weighed against the kinds its player held (a piece can only come from the stand, however the board reads
-        it), unless the stands are read and still show the dropped piece: then the kind seen must be it."""
+        it), unless that player's stand is read and still shows the dropped piece: then the kind seen must be
+        it."""
         labels = hypothesis.labels()
         dropped = dropped_squares(hypothesis.moves)
-        seen = self._hands_seen
         choices = {
             square: held_labels(int(labels[square]), hypothesis.hands, square, labels)
             for square in dropped
-            if seen is None or not _stand_still_holds(int(labels[square]), seen, hypothesis.hands)
+            if not self.stand_still_holds(int(labels[square]), hypothesis.hands)
         }
         return contradictions(self.evidence, labels, dropped, self.config, choices)
 
     def kind_unread(self, hypothesis: Hypothesis) -> bool:
         """A drop of the explanation whose kind neither the board nor the stands tell: the reader's best kind on
         the square (either owner's: who dropped it comes from the game) is one its player could not drop, more
-        than one kind was held, and the stands do not show exactly the explained hands of that player. Then the
-        kind is asked, never guessed."""
+        than one kind was held, and that player's stand is not read or does not show exactly the explained hands.
+        Then the kind is asked, never guessed."""
         labels = hypothesis.labels()
-        seen = self._hands_seen
         for square in dropped_squares(hypothesis.moves):
             label = int(labels[square])
             held = held_labels(label, hypothesis.hands, square, labels)
             if self.best_kind(square) in {k % 14 for k in held} or len(held) < 2:
                 continue
-            if not _stands_show(seen, label, hypothesis.hands):
+            if not self.stands_show(label, hypothesis.hands):
                 return True
         return False
+
+    def stands_show(self, label: int, hands: Hands) -> bool:
+        """The stand of the player whose piece `label` is, is read and shows exactly that player's `hands`."""
+        side = 0 if label < 14 else 1
+        if self._hands_seen is None or not self._stand_read[side]:
+            return False
+        mine = slice(7 * side, 7 * side + 7)
+        return self._hands_seen[mine] == hands[mine]
+
+    def stand_still_holds(self, dropped: int, hands: Hands) -> bool:
+        """The dropper's stand is read and still holds the dropped piece: as many of its kind as before the drop
+        (`hands`: after it)."""
+        slot = HAND_LABELS.index(SQUARE_LABELS[dropped])
+        if self._hands_seen is None or not self.slot_read(slot):
+            return False
+        return self._hands_seen[slot] == hands[slot] + 1
 
     def best_kind(self, square: int) -> int:
         """The reader's likeliest kind on `square` whoever owns it: a sente label index (0..13), or the empty
@@ -267,12 +295,11 @@ class Scorer:
 
     def kind_confusable(self, hypothesis: Hypothesis, habits: ReadingHabits) -> bool:
         """A drop of the explanation whose read another held kind explains nearly as well, by how this reader
-        reads this set (its habits on known pieces), while the stands do not tell which kind left."""
+        reads this set (its habits on known pieces), while the dropper's stand does not tell which kind left."""
         labels = hypothesis.labels()
-        seen = self._hands_seen
         for square in dropped_squares(hypothesis.moves):
             label = int(labels[square])
-            if _stands_show(seen, label, hypothesis.hands):
+            if self.stands_show(label, hypothesis.hands):
                 continue
             row = np.exp(self.evidence.log_probs[square])
             mine = habits.likelihood(row, label)
@@ -315,21 +342,6 @@ def _droppable(label: int, square: int, labels: Labels) -> bool:
     if kind == "P":
         return not any(int(labels[r * 9 + column]) == label for r in range(9) if r != rank)
     return True
-
-
-def _stands_show(seen: Hands | None, label: int, hands: Hands) -> bool:
-    """The stands are read and show exactly `hands` for the player whose piece `label` is."""
-    if seen is None:
-        return False
-    side = slice(0, 7) if label < 14 else slice(7, 14)
-    return seen[side] == hands[side]
-
-
-def _stand_still_holds(dropped: int, seen: Hands, hands: Hands) -> bool:
-    """The stands as read still hold the dropped piece: as many of its kind as before the drop."""
-    letter = SQUARE_LABELS[dropped]
-    slot = HAND_LABELS.index(letter)
-    return seen[slot] == hands[slot] + 1
 
 
 def contradictions(

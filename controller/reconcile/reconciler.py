@@ -161,9 +161,19 @@ class Reconciler:
             seen = np.ones(81, dtype=bool)
             seen[sorted(evidence.unseen)] = False
             self._habits.learn(np.exp(evidence.log_probs), labels, seen)
-            if scorer.hands_seen is not None:
-                self._stand_offset = tuple(a - b for a, b in zip(scorer.hands_seen, hands, strict=True))
+            self._learn_stand_offset(scorer, hands)
         return result
+
+    def _learn_stand_offset(self, scorer: Scorer, hands: Hands) -> None:
+        """Each read stand's miscount of the confirmed hands (a stand not read keeps what was learnt before)."""
+        seen = scorer.hands_seen
+        if seen is None:
+            return
+        old = self._stand_offset or (0,) * len(hands)
+        self._stand_offset = tuple(
+            a - b if scorer.slot_read(slot) else was
+            for slot, (a, b, was) in enumerate(zip(seen, hands, old, strict=True))
+        )
 
     def _settle(self, proposal: Proposal, now: float) -> Result:
         if self._streak is not None and self._streak[0] == proposal.key:

@@ -48,6 +48,9 @@ class NoiseModel:
         unreliable_rate: per frame, chance that one square is flagged unreliable (its probabilities garbage).
         hand_confidence: the confidence reported with the hand counts.
         hands_visible: whether hand counts are reported at all.
+        stand_sides: the players whose stand is in view (`b`, `w`; each stand is read on its own).
+        stand_miss_rate: per frame and stand in view, chance that it is not read (an arm over it, the edge of the
+            picture): that player's hand is unknown in that frame.
         misread_kinds: kinds (sente's spelling) the reader consistently takes for their first look-alike, as a
             classifier does with a piece style it never saw (the look-alike at 0.6, the truth at 0.3).
     """
@@ -60,6 +63,8 @@ class NoiseModel:
     unreliable_rate: float = 0.0
     hand_confidence: float = 0.95
     hands_visible: bool = True
+    stand_sides: tuple[str, ...] = ("b", "w")
+    stand_miss_rate: float = 0.0
     misread_kinds: tuple[str, ...] = ()
 
 
@@ -155,9 +160,19 @@ class SyntheticReader:
             unreliable.add(int(self.rng.integers(81)))
         for square in unreliable:
             probs[square] = self.garbage()
-        seen = {HAND_LABELS[i]: n for i, n in enumerate(hands) if n} if self.noise.hands_visible else None
-        confidence = self.noise.hand_confidence if seen is not None else 0.0
-        return Observation(probs, seen, confidence, frozenset(unreliable), stable, time)
+        sides = self._stands_read()
+        if not sides:
+            return Observation(probs, None, 0.0, frozenset(unreliable), stable, time)
+        seen = {HAND_LABELS[i]: n for i, n in enumerate(hands) if n and ("b" if i < 7 else "w") in sides}
+        confidence = self.noise.hand_confidence
+        return Observation(probs, seen, confidence, frozenset(unreliable), stable, time, hand_sides=sides)
+
+    def _stands_read(self) -> frozenset[str]:
+        """The stands this frame reads."""
+        if not self.noise.hands_visible:
+            return frozenset()
+        miss = self.noise.stand_miss_rate
+        return frozenset(side for side in self.noise.stand_sides if not miss or self.rng.random() >= miss)
 
     def observe_board(self, board: cshogi.Board, time: float, *, stable: bool = True) -> Observation:
         """One stable (or not) frame of a cshogi board's position."""

@@ -27,11 +27,14 @@ class Observation:
     Attributes:
         probs: shape (81, 29): per square (SFEN order: 0 = 9a, 8 = 1a, 80 = 1i) the probability of each label
             in `labels.SQUARE_LABELS` order; each row sums to 1.
-        hands: pieces on the stands by SFEN letter (`P`: sente pawns, `p`: gote pawns); None when unknown.
+        hands: pieces on the stands by SFEN letter (`P`: sente pawns, `p`: gote pawns); None when no stand was
+            read. Only the stands of `hand_sides` were read: a letter absent there means none of that kind.
         hand_confidence: 0..1, how far the hand counts can be trusted.
         unreliable: squares the reader flags (occluded, blurred): their probabilities are ignored.
         stable: the motion gate says hands are off the board.
         time: seconds on the injected clock.
+        hand_sides: the players whose stand `hands` covers (`b` sente, `w` gote; ignored when `hands` is None):
+            a stand out of view or covered is unknown, the other still counts.
     """
 
     probs: npt.NDArray[np.float64]
@@ -40,6 +43,7 @@ class Observation:
     unreliable: frozenset[int] = frozenset()
     stable: bool = True
     time: float = 0.0
+    hand_sides: frozenset[str] = frozenset({"b", "w"})
 
     def __post_init__(self) -> None:
         probs = np.asarray(self.probs, dtype=np.float64)
@@ -56,13 +60,20 @@ class Observation:
         if any(not 0 <= sq < 81 for sq in self.unreliable):
             raise ObservationError(f"unreliable squares must be indices 0..80, got {sorted(self.unreliable)}")
         if self.hands is not None:
-            for letter, count in self.hands.items():
-                if letter not in HAND_INDEX:
-                    raise ObservationError(f"unknown hand piece {letter!r} (use R B G S N L P, lower case for gote)")
-                if count < 0:
-                    raise ObservationError(f"negative hand count for {letter!r}: {count}")
+            self._check_hands(self.hands)
         if not math.isfinite(self.time):
             raise ObservationError(f"observation time must be finite, got {self.time}")
+
+    def _check_hands(self, hands: Mapping[str, int]) -> None:
+        if not self.hand_sides or not self.hand_sides <= {"b", "w"}:
+            raise ObservationError(f"hand_sides must be b, w or both, got {sorted(self.hand_sides)}")
+        for letter, count in hands.items():
+            if letter not in HAND_INDEX:
+                raise ObservationError(f"unknown hand piece {letter!r} (use R B G S N L P, lower case for gote)")
+            if count < 0:
+                raise ObservationError(f"negative hand count for {letter!r}: {count}")
+            if count and ("b" if letter.isupper() else "w") not in self.hand_sides:
+                raise ObservationError(f"hand piece {letter!r} counted on a stand not read ({sorted(self.hand_sides)})")
 
 
 @dataclass(frozen=True)
