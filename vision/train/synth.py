@@ -63,9 +63,9 @@ class PieceBank:
         return options[int(rng.integers(len(options)))]
 
 
-def wood_background(rng: np.random.Generator, size: int) -> Image:
-    """A board-coloured patch with grain (float BGR 0..255)."""
-    light = rng.uniform(0.0, 1.0) ** 0.6
+def wood_background(rng: np.random.Generator, size: int, paleness: float = 1.0) -> Image:
+    """A board-coloured patch with grain (float BGR 0..255); `paleness` > 1 allows paler boards than usual."""
+    light = rng.uniform(0.0, paleness) ** 0.6
     dark, pale = np.array([70.0, 120.0, 175.0]), np.array([185.0, 220.0, 240.0])
     base = (dark + (pale - dark) * light) * rng.uniform(0.94, 1.06, 3)
     grain_axis = int(rng.integers(2))
@@ -135,14 +135,35 @@ def paste_piece(
     roi[:] = roi * (1 - alpha) + colour * alpha
 
 
+@dataclass(frozen=True)
+class Variety:
+    """How widely crops vary beyond the defaults: piece heights as shares of the square, the palest board, and
+    stronger degradation (contrast, colour cast, desaturation, stronger blur)."""
+
+    heights: tuple[float, float] = (0.62, 0.92)
+    pale_board: float = 1.0
+    strong: bool = False
+
+
+DEFAULT_VARIETY = Variety()
+WIDE_VARIETY = Variety(heights=(0.5, 0.95), pale_board=1.25, strong=True)
+"""Smaller pieces relative to the square, paler boards and harsher pictures (as in the real photo)."""
+
+
 def crop_for(
-    rng: np.random.Generator, bank: PieceBank, style: str, target: int, styles: list[str] | None = None
+    rng: np.random.Generator,
+    bank: PieceBank,
+    style: str,
+    target: int,
+    styles: list[str] | None = None,
+    *,
+    variety: Variety = DEFAULT_VARIETY,
 ) -> Image:
     """A CROP×CROP BGR crop of class `target` (see module docstring) in `style`."""
     size = CROP * _S
     cell = size / (1 + 2 * MARGIN)
     margin = cell * MARGIN
-    img = wood_background(rng, size)
+    img = wood_background(rng, size, variety.pale_board)
     draw_grid(rng, img, margin, cell)
     neighbour_styles = styles or [style]
     for dy in (-1, 0, 1):
@@ -160,11 +181,11 @@ def crop_for(
                     img,
                     bank.pick(rng, n_style, kind),
                     centre=centre,
-                    height=cell * rng.uniform(0.62, 0.92),
+                    height=cell * rng.uniform(*variety.heights),
                     angle=turn,
                 )
     if target == UNREADABLE:
-        return unreadable(rng, bank, style, styles)
+        return unreadable(rng, bank, style, styles, variety)
     if target != len(SQUARE_LABELS) - 1:
         label = PIECE_LABELS[target] if target < len(PIECE_LABELS) else PIECE_LABELS[int(rng.integers(28))]
         kind = label.upper()
@@ -174,14 +195,26 @@ def crop_for(
         off = rng.uniform(-0.13, 0.13, 2) * cell
         centre = (margin + cell / 2 + off[0], margin + cell / 2 + off[1])
         paste_piece(
-            rng, img, bank.pick(rng, style, kind), centre=centre, height=cell * rng.uniform(0.62, 0.92), angle=angle
+            rng,
+            img,
+            bank.pick(rng, style, kind),
+            centre=centre,
+            height=cell * rng.uniform(*variety.heights),
+            angle=angle,
         )
-    return degrade(rng, img)
+    return harsh(rng, degrade(rng, img)) if variety.strong and rng.random() < 0.5 else degrade(rng, img)
 
 
-def unreadable(rng: np.random.Generator, bank: PieceBank, style: str, styles: list[str] | None) -> Image:
+def unreadable(
+    rng: np.random.Generator,
+    bank: PieceBank,
+    style: str,
+    styles: list[str] | None,
+    variety: Variety = DEFAULT_VARIETY,
+) -> Image:
     """A crop nobody could read: covered by a hand or sleeve, smeared by motion, or nearly black or white."""
-    base: Image = crop_for(rng, bank, style, int(rng.integers(len(SQUARE_LABELS))), styles).astype(np.float32)
+    label = int(rng.integers(len(SQUARE_LABELS)))
+    base: Image = crop_for(rng, bank, style, label, styles, variety=variety).astype(np.float32)
     mode = rng.random()
     if mode < 0.6:  # skin or sleeve covering most of the square
         tone = rng.uniform(0.3, 1.0) * (np.array([110, 150, 205]) if rng.random() < 0.6 else rng.uniform(20, 240, 3))
@@ -233,6 +266,20 @@ def degrade(rng: np.random.Generator, img: Image) -> Image:
     return np.asarray(img, dtype=np.uint8)
 
 
+def harsh(rng: np.random.Generator, img: Image) -> Image:
+    """Harsher picture: contrast change, colour cast, partial desaturation, extra blur (on a CROP×CROP crop)."""
+    out = img.astype(np.float32)
+    mean = out.mean()
+    out = (out - mean) * rng.uniform(0.55, 1.4) + mean * rng.uniform(0.85, 1.15)
+    out *= rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    grey = out.mean(axis=2, keepdims=True)
+    mix = rng.uniform(0, 0.7)
+    out = out * (1 - mix) + grey * mix
+    if rng.random() < 0.4:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.8, 1.6))
+    return np.asarray(np.clip(out, 0, 255), dtype=np.uint8)
+
+
 def sample_target(rng: np.random.Generator) -> int:
     """A class index: 12 % empty, 5 % sideways, 6 % unreadable, the rest spread evenly over the 28 piece labels."""
     u = rng.random()
@@ -245,7 +292,9 @@ def sample_target(rng: np.random.Generator) -> int:
     return int(rng.integers(len(PIECE_LABELS)))
 
 
-def make_dataset(seed: int, n: int, styles: list[str], bank: PieceBank) -> tuple[Image, NDArray[np.int64]]:
+def make_dataset(
+    seed: int, n: int, styles: list[str], bank: PieceBank, variety: Variety = DEFAULT_VARIETY
+) -> tuple[Image, NDArray[np.int64]]:
     """n crops (n×CROP×CROP×3) and their class indices, deterministic from the seed."""
     rng = np.random.default_rng(seed)
     crops = np.zeros((n, CROP, CROP, 3), np.uint8)
@@ -253,6 +302,6 @@ def make_dataset(seed: int, n: int, styles: list[str], bank: PieceBank) -> tuple
     for i in range(n):
         target = sample_target(rng)
         style = styles[int(rng.integers(len(styles)))]
-        crops[i] = crop_for(rng, bank, style, target, styles)
+        crops[i] = crop_for(rng, bank, style, target, styles, variety=variety)
         targets[i] = target
     return crops, targets

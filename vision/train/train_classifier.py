@@ -48,7 +48,8 @@ from numpy.typing import NDArray
 from vision.classifier import MODEL_PATH, OWNER_SWAP, preprocess
 from vision.squares import CROP
 from vision.train.fonts import font_tiles
-from vision.train.synth import ASSETS, N_CLASSES, SIDEWAYS, PieceBank, make_dataset
+from vision.train.looks import is_proxy, look_tiles
+from vision.train.synth import ASSETS, DEFAULT_VARIETY, N_CLASSES, SIDEWAYS, WIDE_VARIETY, PieceBank, make_dataset
 
 HELD_OUT: tuple[str, ...] = ("ryoko_1kanji", "1kanji_3d")
 """Styles never used in training or tuning (2kanji_3d and orangain share glyphs, so both are trained on)."""
@@ -57,6 +58,8 @@ CHANNELS = (16, 32, 48, 64)
 """Output channels of the four stride-2 convolution blocks (48 -> 24 -> 12 -> 6 -> 3 pixels)."""
 FONT_SEED = 7
 """Seed of the font-drawn training styles (`vision.train.fonts`)."""
+LOOK_SEED = 11
+"""Seed of the varied font-drawn styles (`vision.train.looks`)."""
 
 
 def train_styles() -> list[str]:
@@ -69,41 +72,57 @@ def font_styles() -> list[str]:
     return sorted(font_tiles(FONT_SEED))
 
 
+def look_styles(proxy: bool) -> list[str]:
+    """The varied font-drawn styles (`look_*`) trained on, or (proxy=True) the ones kept out as unseen sets."""
+    return sorted(s for s in _look_tiles() if is_proxy(s) == proxy)
+
+
+@lru_cache(maxsize=1)
+def _look_tiles() -> dict[str, dict[str, list[Any]]]:
+    return look_tiles(LOOK_SEED)
+
+
 @lru_cache(maxsize=2)
 def _bank(styles: tuple[str, ...]) -> PieceBank:
     """Tiles of shipped and font-drawn styles (per worker process, made once)."""
-    shipped = [s for s in styles if not s.startswith("gen_")]
-    bank = PieceBank.load(shipped)
-    if len(shipped) == len(styles):
-        return bank
-    drawn = font_tiles(FONT_SEED)
-    return PieceBank(bank.tiles | {s: drawn[s] for s in styles if s.startswith("gen_")})
+    shipped = [s for s in styles if not s.startswith(("gen_", "look_"))]
+    tiles = PieceBank.load(shipped).tiles
+    if any(s.startswith("gen_") for s in styles):
+        drawn = font_tiles(FONT_SEED)
+        tiles |= {s: drawn[s] for s in styles if s.startswith("gen_")}
+    if any(s.startswith("look_") for s in styles):
+        tiles |= {s: _look_tiles()[s] for s in styles if s.startswith("look_")}
+    return PieceBank(tiles)
 
 
-def _chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    seed, n, styles = job
-    return make_dataset(seed, n, styles, _bank(tuple(styles)))
+def _chunk(job: tuple[int, int, list[str], bool]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    seed, n, styles, wide = job
+    return make_dataset(seed, n, styles, _bank(tuple(styles)), WIDE_VARIETY if wide else DEFAULT_VARIETY)
 
 
-def dataset(seed: int, n: int, styles: list[str], workers: int) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """n crops in chunks with their own seeds (the result does not depend on the number of workers)."""
-    jobs = [(seed * 10_000 + i, min(CHUNK, n - i * CHUNK), styles) for i in range((n + CHUNK - 1) // CHUNK)]
+def dataset(
+    seed: int, n: int, styles: list[str], workers: int, *, wide: bool = False
+) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """n crops in chunks with their own seeds (the result does not depend on the number of workers); `wide`:
+    with `WIDE_VARIETY` (smaller pieces, paler boards, harsher pictures)."""
+    jobs = [(seed * 10_000 + i, min(CHUNK, n - i * CHUNK), styles, wide) for i in range((n + CHUNK - 1) // CHUNK)]
     with Pool(workers) as pool:
         parts = pool.map(_chunk, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def cached_dataset(
-    args: argparse.Namespace, styles: list[str], seed: int, n: int
+    args: argparse.Namespace, styles: list[str], seed: int, n: int, *, wide: bool = False
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """n synthetic crops, from `--cache DIR` when generated before with the same seed, size and styles."""
+    """n synthetic crops, from `--cache DIR` when generated before with the same seed, size, styles and variety."""
     if args.cache is None:
-        return dataset(seed, n, styles, args.workers)
-    path = args.cache / f"crops-{seed}-{n}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
+        return dataset(seed, n, styles, args.workers, wide=wide)
+    tag = "wide-" if wide else ""
+    path = args.cache / f"crops-{tag}{seed}-{n}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
     if path.exists():
         data = np.load(path)
         return data["crops"], data["targets"]
-    crops, targets = dataset(seed, n, styles, args.workers)
+    crops, targets = dataset(seed, n, styles, args.workers, wide=wide)
     args.cache.mkdir(parents=True, exist_ok=True)
     np.savez(path, crops=crops, targets=targets)
     return crops, targets
@@ -239,6 +258,8 @@ def training_data(args: argparse.Namespace, styles: list[str]) -> tuple[NDArray[
     parts = [cached_dataset(args, styles, args.seed, args.n_train)]
     if args.n_fonts:
         parts.append(cached_dataset(args, font_styles(), args.seed + 500, args.n_fonts))
+    if args.n_looks:
+        parts.append(cached_dataset(args, look_styles(proxy=False), args.seed + 600, args.n_looks, wide=True))
     if args.rendered:
         parts.append(rendered(args.seed, args.rendered, styles, args.workers, args.cache))
     if args.stands:
@@ -265,8 +286,9 @@ def batches(
         yield preprocess(crops), targets
 
 
-def fit(args: argparse.Namespace, model: Any, x: NDArray[np.uint8], y: NDArray[np.int64], val: Any) -> None:
-    """Train with AdamW and a one-cycle schedule, printing the loss and the validation accuracy per epoch."""
+def fit(args: argparse.Namespace, model: Any, x: NDArray[np.uint8], y: NDArray[np.int64], checks: Any) -> None:
+    """Train with AdamW and a one-cycle schedule, printing the loss and the accuracy on each of `checks`
+    (name -> crops, targets: the training-style validation frames and the proxy-unseen styles) per epoch."""
     import torch
 
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -286,8 +308,8 @@ def fit(args: argparse.Namespace, model: Any, x: NDArray[np.uint8], y: NDArray[n
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(yb)
-        score = evaluate(model, *val)
-        print(f"epoch {epoch + 1}: loss {total / len(x):.4f} val {score:.4f} ({time.time() - t0:.0f} s)", flush=True)
+        scores = " ".join(f"{name} {evaluate(model, *data):.4f}" for name, data in checks.items())
+        print(f"epoch {epoch + 1}: loss {total / len(x):.4f} {scores} ({time.time() - t0:.0f} s)", flush=True)
 
 
 def train(args: argparse.Namespace) -> dict[str, Any]:
@@ -301,6 +323,9 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     t0 = time.time()
     x, y = training_data(args, styles)
     val = rendered(args.seed + 20, args.val_frames, styles, args.workers, args.cache)
+    checks = {"val": val}
+    if args.proxy:
+        checks["proxy"] = cached_dataset(args, look_styles(proxy=True), args.seed + 700, args.proxy, wide=True)
     print(f"data: {len(x)} training crops, {len(val[0])} validation crops ({time.time() - t0:.0f} s)", flush=True)
     model = build_model()
     if args.init is not None and args.init.suffix == ".pt":  # a state dict saved by this script: go on from it
@@ -309,23 +334,35 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         sample = preprocess(x[gen_init(args.seed).permutation(len(x))[:512]])
         warm_start(model, args.init, torch.from_numpy(sample))
     model = model.to(memory_format=torch.channels_last)
-    fit(args, model, x, y, val)
-    held = {s: dataset(args.seed + 1 + i, args.n_val, [s], args.workers) for i, s in enumerate(HELD_OUT)}
-    for i, s in enumerate(HELD_OUT):
-        held[s + " (frames)"] = rendered(args.seed + 50 + i, args.held_frames, [s], args.workers, args.cache)
-    figures = {s: evaluate(model, c, t) for s, (c, t) in held.items()}
-    print(f"held-out: {figures}", flush=True)
+    if args.init is not None:
+        start = {name: round(evaluate(model, *data), 4) for name, data in checks.items()}
+        print(f"start: {start}", flush=True)
+    fit(args, model, x, y, checks)
+    figures = held_out_figures(args, model) if args.held else {}
     export(model, args.out)
     torch.save(model.state_dict(), args.out.with_suffix(".pt"))
     return {
         "train_styles": styles,
         "font_styles": font_styles() if args.n_fonts else [],
+        "look_styles": look_styles(proxy=False) if args.n_looks else [],
+        "proxy_unseen_styles": look_styles(proxy=True) if args.proxy else [],
+        "proxy_unseen_crop_accuracy": evaluate(model, *checks["proxy"]) if args.proxy else None,
         "held_out": list(HELD_OUT),
         "held_out_crop_accuracy": figures,
         "validation_crop_accuracy": evaluate(model, *val),
         "seed": args.seed,
         "command": vars(args) | {"out": str(args.out), "cache": None, "init": str(args.init)},
     }
+
+
+def held_out_figures(args: argparse.Namespace, model: Any) -> dict[str, float]:
+    """Crop accuracy on the held-out styles (synthetic crops and crops of rendered frames); printed."""
+    held = {s: dataset(args.seed + 1 + i, args.n_val, [s], args.workers) for i, s in enumerate(HELD_OUT)}
+    for i, s in enumerate(HELD_OUT):
+        held[s + " (frames)"] = rendered(args.seed + 50 + i, args.held_frames, [s], args.workers, args.cache)
+    figures = {s: evaluate(model, c, t) for s, (c, t) in held.items()}
+    print(f"held-out: {figures}", flush=True)
+    return figures
 
 
 def export(model: Any, out: Path) -> None:
@@ -366,6 +403,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-fonts", type=int, default=0, help="synthetic crops of the font-drawn styles")
     parser.add_argument("--val-frames", type=int, default=150, help="rendered frames of training styles to validate on")
     parser.add_argument("--held-frames", type=int, default=40, help="rendered frames per held-out style to score")
+    parser.add_argument("--n-looks", type=int, default=0, help="synthetic crops of the varied look styles")
+    parser.add_argument("--proxy", type=int, default=0, help="crops of the proxy-unseen look styles to score")
+    parser.add_argument(
+        "--no-held", dest="held", action="store_false", help="skip scoring the held-out styles (development steps)"
+    )
     parser.add_argument("--init", type=Path, help="start from this exported ONNX model or saved .pt state dict")
     args = parser.parse_args(argv)
     figures = train(args)
