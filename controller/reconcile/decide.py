@@ -102,6 +102,9 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
         return Proposal(ProposalKind.WAIT, ("hidden",), Waiting(f"squares {_names(hidden)} are hidden"))
+    told = _kind_told_by_stand(scorer, ranked, best)
+    if told is not None and all(h is not told for h in contenders):
+        contenders = [*contenders, told]  # the board says one kind, the dropper's stand another: ask
     decided = _kind_by_habits(game, scorer, ranked, contenders, config)
     if decided is not None:
         return _clear_winner(game, decided[0], decided[1], scorer)
@@ -198,6 +201,25 @@ def _kind_by_habits(
     if top - second < config.commit_margin or scorer.misfit(chosen):
         return None
     return chosen, round(top - second, 3)
+
+
+def _kind_told_by_stand(scorer: Scorer, ranked: list[Hypothesis], best: Hypothesis) -> Hypothesis | None:
+    """`best` with other kinds dropped on the same squares, when the dropper's stand is read and shows exactly
+    that explanation's hand while it does not show `best`'s (the board's kind read and the stand's change
+    disagree: a kind misread on the board, and only the player can settle it)."""
+    squares = dropped_squares(best.moves)
+    if not squares:
+        return None
+    labels = best.labels()
+    if any(scorer.stands_show(int(labels[i]), best.hands) for i in squares):
+        return None
+    for other in ranked:
+        if other is best or not _other_drop_kind(other, best):
+            continue
+        other_labels = other.labels()
+        if all(scorer.stands_show(int(other_labels[i]), other.hands) for i in squares):
+            return other
+    return None
 
 
 def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: ReconcileConfig) -> Proposal:

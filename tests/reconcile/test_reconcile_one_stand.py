@@ -110,3 +110,20 @@ def test_one_stand_games_have_no_false_move(stands: tuple[str, ...]) -> None:
     assert false_moves == []
     assert recovered == moves
     assert prompts <= sum(1 for m in moves if m[:2] in ("S*", "N*"))
+
+
+KNIGHT_AND_PAWN = "l1sgkgsnl/1r5b1/ppppppppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL b NP 1"
+
+
+def test_stand_against_the_boards_kind_is_asked() -> None:
+    """A knight dropped on 5e is read firmly as a pawn (90 %), but sente's stand, the only one read, shows the
+    knight gone and the pawn still there: the board and the stand disagree on the kind, so it is asked (knight
+    or pawn) and P*5e is never committed."""
+    board = after(KNIGHT_AND_PAWN, ["N*5e"])
+    reader = SyntheticReader(36)
+    pawn = split_row({"P": 0.9, "N": 0.01})
+    frames = [_one_side(f, {"P": 1}, "b") for f in board_frames_with_square(reader, board, "5e", pawn, 15)]
+    results = decisions(feed(Reconciler(sfen=KNIGHT_AND_PAWN), frames))
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert isinstance(results[-1], Ambiguous)
+    assert {c.text for c in results[-1].candidates} == {"N*5e", "P*5e"}
