@@ -10,7 +10,16 @@ import pytest
 
 from vision.labels import KINDS
 from vision.squares import CROP
-from vision.train.looks import LOOKS, PROXY_FONTS, glyphs, is_proxy, look_fonts, look_tiles, write
+from vision.train.looks import (
+    LOOKS,
+    PROXY_FONTS,
+    glyphs,
+    is_proxy,
+    look_fonts,
+    look_tiles,
+    write,
+    write_sprite_dirs,
+)
 from vision.train.synth import DEFAULT_VARIETY, N_CLASSES, WIDE_VARIETY, PieceBank, make_dataset
 
 
@@ -22,11 +31,17 @@ def _one_font() -> dict[str, Path]:
     return {name: fonts[name]}
 
 
-def test_look_tiles_cover_every_kind_and_are_deterministic() -> None:
+@pytest.fixture(scope="module")
+def tiles5() -> dict[str, dict[str, list[np.ndarray]]]:
+    """Look tiles of one installed font, seed 5 (drawn once for the module)."""
+    return look_tiles(5, _one_font())
+
+
+def test_look_tiles_cover_every_kind_and_are_deterministic(tiles5: dict[str, dict[str, list[np.ndarray]]]) -> None:
     """A font gives one- and two-character look styles with a BGRA tile (96 px tall) for every kind, the
     same for the same seed and different for another seed."""
     fonts = _one_font()
-    first, again, other = look_tiles(5, fonts), look_tiles(5, fonts), look_tiles(6, fonts)
+    first, again, other = tiles5, look_tiles(5, fonts), look_tiles(6, fonts)
     assert first
     for style, per_kind in first.items():
         assert style.startswith("look_")
@@ -74,3 +89,31 @@ def test_wide_variety_keeps_default_crops_unchanged() -> None:
     assert np.array_equal(plain, default) and np.array_equal(targets, same_targets)
     assert ((wide_targets >= 0) & (wide_targets < N_CLASSES)).all()
     assert wide.shape == (40, CROP, CROP, 3) and not np.array_equal(plain, wide)
+
+
+def test_look_styles_render_as_sprite_folders(tmp_path: Path, tiles5: dict[str, dict[str, list[np.ndarray]]]) -> None:
+    """Look tiles written as sprite folders render through the virtual camera (`RenderOptions.style_dir`):
+    the same position and seed as a shipped style, other piece pixels, the same ground truth."""
+    from vision.render import RenderOptions, render_position
+
+    dirs = write_sprite_dirs(tiles5, tmp_path)
+    name = sorted(dirs)[0]
+    assert {p.name for p in dirs[name].iterdir()} >= {"0OU.png", "0GY.png", "0FU.png", "0TO.png"}
+    shipped = render_position("startpos", RenderOptions.fast(style="kanji_light", seed=4, size=(640, 480)))
+    drawn = render_position("startpos", RenderOptions.fast(style=name, style_dir=dirs[name], seed=4, size=(640, 480)))
+    assert drawn.labels == shipped.labels
+    assert np.allclose(drawn.board_corners_px, shipped.board_corners_px)
+    assert np.abs(drawn.image.astype(int) - shipped.image.astype(int)).mean() > 1
+
+
+def test_frame_crops_use_the_sprite_folder_of_a_look_style(
+    tmp_path: Path, tiles5: dict[str, dict[str, list[np.ndarray]]]
+) -> None:
+    """Training crops cut from a frame drawn with a look style come labelled like any rendered frame's."""
+    from vision.train.rendered import GAMES, frame_crops
+
+    dirs = write_sprite_dirs(tiles5, tmp_path)
+    games = [line.split() for line in GAMES.read_text().splitlines()[:5] if line.strip()]
+    crops, targets = frame_crops(3, sorted(dirs), games, style_dirs=dirs)
+    assert crops.shape[1:] == (CROP, CROP, 3) and len(crops) == len(targets) > 0
+    assert ((targets >= 0) & (targets < N_CLASSES)).all()

@@ -61,6 +61,13 @@ def load_style(style: str) -> dict[str, Sprite]:
     if not folder.is_dir():
         known = ", ".join(list_styles())
         raise StyleError(f"unknown piece style {style!r} (known: {known})")
+    return load_style_dir(folder)
+
+
+@lru_cache(maxsize=32)
+def load_style_dir(folder: Path) -> dict[str, Sprite]:
+    """Every sprite of a style stored in `folder` (the shipped layout: `0OU.png`, `0GY.png`, ... and optional
+    `1XX.png`); used for the shipped styles and for training styles drawn elsewhere (e.g. from fonts)."""
     sprites: dict[str, Sprite] = {}
     for code in ("OU", "GY", "HI", "KA", "KI", "GI", "KE", "KY", "FU", "RY", "UM", "NG", "NK", "NY", "TO"):
         up = _read(folder / f"0{code}.png")

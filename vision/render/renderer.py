@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.render.arm import covered_regions, covered_squares, draw_arm, draw_arm_shadow, random_arm
-from vision.render.assets import PIECE_HEIGHT_MM, Sprite, load_style, sprite_code
+from vision.render.assets import PIECE_HEIGHT_MM, Sprite, load_style, load_style_dir, sprite_code
 from vision.render.board import BoardLook, Plane, board_box, draw_grid, draw_surface, plan_plane
 from vision.render.effects import jpeg, lens_blur, lighting, sensor_noise
 from vision.render.errors import RenderError
@@ -71,6 +72,9 @@ class RenderOptions:
     """Overall brightness factor on top of the random lighting (0.15 = a dark room, 2.5 = blown out)."""
     stands_in_view: bool = False
     """With a random pose, also keep both stands inside the picture (for reading pieces in hand)."""
+    style_dir: Path | None = None
+    """A folder of sprites to draw instead of the shipped style (training data, e.g. faces drawn from fonts;
+    `style` then only names them). Off by default: the shipped styles."""
 
     def __post_init__(self) -> None:
         w, h = self.size
@@ -156,7 +160,7 @@ def render_position(sfen: str, options: RenderOptions) -> Rendered:
 def render_scene(scene: Scene, options: RenderOptions) -> Rendered:
     """Render a scene."""
     rand = _Randoms.from_seed(options.seed)
-    sprites = load_style(options.style)
+    sprites = load_style(options.style) if options.style_dir is None else load_style_dir(options.style_dir)
     in_view = options.stands_in_view and options.stands
     pose = options.pose or CameraPose.random(rand.pose, options.max_tilt_deg, options.size, with_stands=in_view)
     camera = Camera.from_pose(pose, options.size)

@@ -27,7 +27,7 @@ from PIL import Image as PilImage
 from PIL import ImageDraw, ImageFont
 
 from vision.board import Image
-from vision.labels import KINDS
+from vision.labels import CSA_CODES, KINDS
 from vision.train.fonts import FONT_ROOT, FONTS, ONE_CHAR, TWO_CHARS, has_glyph
 
 EXTRA_FONTS: dict[str, str] = {
@@ -215,6 +215,22 @@ def look_tiles(seed: int, fonts: dict[str, Path] | None = None) -> dict[str, dic
             if len(per_kind) == len(KINDS):
                 styles[f"look_{name}_{chars}"] = per_kind
     return styles
+
+
+def write_sprite_dirs(tiles: dict[str, dict[str, list[Image]]], root: Path) -> dict[str, Path]:
+    """Write each style's tiles as renderer sprite folders (`vision.render` layout: `0OU.png`, `0GY.png`,
+    `0HI.png`, ...), one folder per tile variant (`<style>_v<i>`); returns folder name -> path."""
+    dirs: dict[str, Path] = {}
+    for style, per_kind in sorted(tiles.items()):
+        for v in range(min(len(t) for t in per_kind.values())):
+            folder = root / f"{style}_v{v}"
+            folder.mkdir(parents=True, exist_ok=True)
+            for kind, options in per_kind.items():
+                cv2.imwrite(str(folder / f"0{CSA_CODES[kind]}.png"), options[v])
+            kings = per_kind["K"]
+            cv2.imwrite(str(folder / "0GY.png"), kings[(v + 1) % len(kings)])
+            dirs[folder.name] = folder
+    return dirs
 
 
 def is_proxy(style: str) -> bool:

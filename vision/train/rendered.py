@@ -58,9 +58,14 @@ def random_placement(rng: np.random.Generator) -> str:
 
 
 def frame_crops(
-    seed: int, styles: list[str], games: list[list[str]], keep_empty: float = 0.15
+    seed: int,
+    styles: list[str],
+    games: list[list[str]],
+    keep_empty: float = 0.15,
+    style_dirs: dict[str, Path] | None = None,
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """Crops and class indices from one rendered frame."""
+    """Crops and class indices from one rendered frame; a style named in `style_dirs` is drawn from that
+    sprite folder (training styles drawn from fonts), any other is a shipped style."""
     from vision.render import RenderOptions, render_position
 
     rng = np.random.default_rng(seed)
@@ -68,7 +73,9 @@ def frame_crops(
     hand = bool(rng.random() < 0.2)
     sfen = random_sfen(games, rng) if rng.random() < 0.5 else random_placement(rng)
     size = SIZES[int(rng.integers(len(SIZES)))]
-    frame = render_position(sfen, RenderOptions(style=style, seed=seed, size=size, hand=hand))
+    folder = (style_dirs or {}).get(style)
+    options = RenderOptions(style=style, seed=seed, size=size, hand=hand, style_dir=folder)
+    frame = render_position(sfen, options)
     corners = np.asarray(frame.board_corners_px, dtype=np.float64) + rng.normal(0, 1.0, (4, 2))
     crops = crops_from_frame(frame.image, BoardGeometry(corners, 1.0))
     keep, targets = [], []
@@ -85,9 +92,9 @@ def frame_crops(
 
 
 def rendered_dataset(
-    seeds: range, styles: list[str], games_path: Path = GAMES
+    seeds: range, styles: list[str], games_path: Path = GAMES, style_dirs: dict[str, Path] | None = None
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     """Crops from the frames of several seeds, concatenated."""
     games = [line.split() for line in games_path.read_text().splitlines() if line.strip()]
-    parts = [frame_crops(seed, styles, games) for seed in seeds]
+    parts = [frame_crops(seed, styles, games, style_dirs=style_dirs) for seed in seeds]
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])

@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 from vision.classifier import MODEL_PATH, OWNER_SWAP, preprocess
 from vision.squares import CROP
 from vision.train.fonts import font_tiles
-from vision.train.looks import is_proxy, look_tiles
+from vision.train.looks import is_proxy, look_tiles, write_sprite_dirs
 from vision.train.synth import ASSETS, DEFAULT_VARIETY, N_CLASSES, SIDEWAYS, WIDE_VARIETY, PieceBank, make_dataset
 
 HELD_OUT: tuple[str, ...] = ("ryoko_1kanji", "1kanji_3d")
@@ -170,6 +170,33 @@ def rendered(seed: int, frames: int, styles: list[str], workers: int, cache: Pat
     )  # fmt: skip
 
 
+@lru_cache(maxsize=1)
+def look_sprite_dirs() -> dict[str, Path]:
+    """The trained look styles written as renderer sprite folders (under the temporary directory; made once)."""
+    import tempfile
+
+    root = Path(tempfile.gettempdir()) / f"shogi-look-sprites-{LOOK_SEED}"
+    tiles = _look_tiles()
+    return write_sprite_dirs({s: tiles[s] for s in look_styles(proxy=False)}, root)
+
+
+def _looks_rendered_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    from vision.train.rendered import GAMES, rendered_dataset
+
+    start, n, styles = job
+    return rendered_dataset(range(start, start + n), styles, GAMES, look_sprite_dirs())
+
+
+def rendered_looks(args: argparse.Namespace) -> tuple[Any, Any]:
+    """Crops cut from `--rendered-looks` rendered frames drawn with the trained look styles (one sprite folder
+    per tile variant), cached like the others."""
+    dirs = look_sprite_dirs()  # made before the workers start, so they inherit it
+    return _framed(
+        f"rendered-looks-{args.seed}", _looks_rendered_chunk, first_seed=args.seed * 100_000 + 40_000, step=25,
+        frames=args.rendered_looks, styles=sorted(dirs), workers=args.workers, cache=args.cache,
+    )  # fmt: skip
+
+
 def _stand_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     from vision.train.stands import stand_dataset
 
@@ -262,6 +289,8 @@ def training_data(args: argparse.Namespace, styles: list[str]) -> tuple[NDArray[
         parts.append(cached_dataset(args, look_styles(proxy=False), args.seed + 600, args.n_looks, wide=True))
     if args.rendered:
         parts.append(rendered(args.seed, args.rendered, styles, args.workers, args.cache))
+    if args.rendered_looks:
+        parts.append(rendered_looks(args))
     if args.stands:
         parts.append(stand_windows(args.seed, args.stands, styles, args.workers, args.cache))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -404,6 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--val-frames", type=int, default=150, help="rendered frames of training styles to validate on")
     parser.add_argument("--held-frames", type=int, default=40, help="rendered frames per held-out style to score")
     parser.add_argument("--n-looks", type=int, default=0, help="synthetic crops of the varied look styles")
+    parser.add_argument("--rendered-looks", type=int, default=0, help="rendered frames drawn with the look styles")
     parser.add_argument("--proxy", type=int, default=0, help="crops of the proxy-unseen look styles to score")
     parser.add_argument(
         "--no-held", dest="held", action="store_false", help="skip scoring the held-out styles (development steps)"
