@@ -37,6 +37,7 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--size", default="960x720", help="frame size WxH (default 960x720)")
     parser.add_argument("--calibrated-n", type=int, default=20, help="frames for the calibrated figure")
     parser.add_argument("--hands-n", type=int, default=10, help="wide frames (stands in view) for hand counts")
+    parser.add_argument("--model", type=Path, help="classifier ONNX to score (default: the shipped model)")
     parser.set_defaults(func=run)
 
 
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     games = [line.split() for line in args.games.read_text().splitlines() if line.strip()]
     styles = [args.style] if args.style else list(HELD_OUT)
     rng = np.random.default_rng(args.seed)
-    classifier = PieceClassifier()
+    classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
     tally = Tally()
     for i in range(args.n):
         sfen = random_position(games, rng)
