@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import START_BOARD, Calibration, calibrate, fit_set_model, model_digest
+from vision.calibration import START_BOARD, Calibration, calibrate, fit_generic_power, fit_set_model, model_digest
 from vision.classifier import PieceClassifier, Prediction
 from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, labels_from_board_field
@@ -90,3 +90,60 @@ def test_real_photo_with_calibration(classifier: PieceClassifier, tmp_path: Path
     calibration.save(path)
     result = BoardReader(classifier, calibration=Calibration.load(path)).read(image)
     assert result.sfen().split()[0] == START_BOARD
+
+
+def test_file_of_older_version_refused(tmp_path: Path) -> None:
+    """A calibration file of an older format version is refused with a message saying to calibrate again."""
+    path = tmp_path / "set.json"
+    data = _random_calibration().to_json()
+    data["version"] = 2
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="version 2; calibrate again"):
+        Calibration.load(path)
+
+
+def test_negative_weight_refused(tmp_path: Path) -> None:
+    """A calibration file with a negative weight is malformed."""
+    path = tmp_path / "set.json"
+    data = _random_calibration().to_json()
+    data["set_weight"] = -1.0
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="malformed"):
+        Calibration.load(path)
+
+
+def _peaked(labels: list[int], p: float) -> np.ndarray:
+    """Probabilities putting `p` on each row's label and the rest evenly elsewhere."""
+    probs = np.full((len(labels), len(SQUARE_LABELS)), (1 - p) / (len(SQUARE_LABELS) - 1))
+    probs[np.arange(len(labels)), labels] = p
+    return probs
+
+
+def test_generic_power_high_when_generic_confidently_right() -> None:
+    """Known squares read right with confidence give the generic classifier a high power (trusted)."""
+    targets = np.arange(20, dtype=np.int64)
+    assert fit_generic_power(_peaked(list(targets), 0.95), targets) > 2.0
+
+
+def test_generic_power_low_when_generic_confidently_wrong() -> None:
+    """Known squares of which a fifth are read confidently wrong give the generic classifier a power below 1."""
+    targets = np.arange(20, dtype=np.int64)
+    read = [int(t) if t % 5 else int(t) + 1 for t in targets]
+    assert fit_generic_power(_peaked(read, 0.95), targets) < 1.0
+
+
+def test_set_model_outvotes_untrusted_generic_reading() -> None:
+    """With the generic classifier's power low, a set model sure of another label decides the square; with it
+    high, the generic reading stands."""
+    kinds = [SQUARE_LABELS.index(label) for label in ("L", "P", "G", "S")]
+    rng = np.random.default_rng(3)
+    which = np.repeat(np.arange(4), 30)
+    features = (rng.normal(0, 0.1, (120, 4)) + np.eye(4)[which] * 3).astype(np.float32)
+    model = fit_set_model(features, np.array(kinds, dtype=np.int64)[which])
+    sample = np.array([[3.0, 0.0, 0.0, 0.0]], dtype=np.float32)  # features like the set's lances
+    pawn = SQUARE_LABELS.index("P")
+    prediction = Prediction(_peaked([pawn], 0.9), np.zeros(1), np.zeros(1), sample)
+    untrusted = Calibration(model, {}, model_digest(), generic_power=0.3)
+    trusted = Calibration(model, {}, model_digest(), generic_power=4.0, set_weight=0.0)
+    assert SQUARE_LABELS[int(untrusted.adjust(prediction).argmax())] == "L"
+    assert SQUARE_LABELS[int(trusted.adjust(prediction).argmax())] == "P"
