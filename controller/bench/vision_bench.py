@@ -233,8 +233,9 @@ def time_motion_gate(image: Any) -> float:
 
 def calibrated_accuracy(
     args: argparse.Namespace, games: list[list[str]], classifier: Any, style: str, *, size: tuple[int, int], rng: Any
-) -> tuple[float, float, int] | None:
-    """(generic, calibrated) square accuracy on frames of one style after calibrating on that style."""
+) -> tuple[float, float, int, float] | None:
+    """(generic, calibrated) square accuracy on frames of one style after calibrating on that style, the number of
+    frames, and the generic classifier's power the calibration found for that set."""
     from vision.calibration import START_BOARD, calibrate
     from vision.labels import EMPTY, board_field_from_labels, labels_from_board_field
     from vision.orientation import sente_direction
@@ -263,7 +264,8 @@ def calibrated_accuracy(
                 score_board(tally, list(frame.labels), result.labels)
     if not tuned.squares:
         return None
-    return plain.squares_right / max(plain.squares, 1), tuned.squares_right / tuned.squares, tuned.boards
+    plain_accuracy = plain.squares_right / max(plain.squares, 1)
+    return plain_accuracy, tuned.squares_right / tuned.squares, tuned.boards, calibration.generic_power
 
 
 def _pct(a: int, b: int) -> str:
@@ -271,7 +273,11 @@ def _pct(a: int, b: int) -> str:
 
 
 def report(
-    args: argparse.Namespace, styles: list[str], t: Tally, gate_ms: float, calibrated: tuple[float, float, int] | None
+    args: argparse.Namespace,
+    styles: list[str],
+    t: Tally,
+    gate_ms: float,
+    calibrated: tuple[float, float, int, float] | None,
 ) -> None:
     """Print the figures."""
     print(f"vision bench: {args.n} frames, styles {', '.join(styles)} (never trained on), size {args.size}")
@@ -303,7 +309,8 @@ def report(
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (maxrss):   {peak_mb:.0f} MB  (whole process, renderer included)")
     if calibrated is not None:
-        plain, tuned, n = calibrated
+        plain, tuned, n, power = calibrated
         print(
-            f"calibrated ({styles[0]}): square accuracy {100 * tuned:.3f} % vs generic {100 * plain:.3f} % ({n} frames)"
+            f"calibrated ({styles[0]}): square accuracy {100 * tuned:.3f} % vs generic {100 * plain:.3f} % ({n} frames;"
+            f" generic classifier's power on this set {power:.2f})"
         )
