@@ -270,12 +270,14 @@ class Scorer:
         return False
 
     def stands_show(self, label: int, hands: Hands) -> bool:
-        """The stand of the player whose piece `label` is, is read and shows exactly that player's `hands`."""
+        """The stand of the player whose piece `label` is, is read and shows exactly that player's `hands`, as
+        read or as this reader usually misreads it (the counts less the usual miscount)."""
         side = 0 if label < 14 else 1
         if self._hands_seen is None or not self._stand_read[side]:
             return False
         mine = slice(7 * side, 7 * side + 7)
-        return self._hands_seen[mine] == hands[mine]
+        shifted = self._hands_shifted
+        return self._hands_seen[mine] == hands[mine] or (shifted is not None and shifted[mine] == hands[mine])
 
     def stand_still_holds(self, dropped: int, hands: Hands) -> bool:
         """The dropper's stand is read and still holds the dropped piece: as many of its kind as before the drop

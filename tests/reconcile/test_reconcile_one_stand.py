@@ -127,3 +127,24 @@ def test_stand_against_the_boards_kind_is_asked() -> None:
     assert results and not any(isinstance(r, MoveCommitted) for r in results)
     assert isinstance(results[-1], Ambiguous)
     assert {c.text for c in results[-1].candidates} == {"N*5e", "P*5e"}
+
+
+LANCE_AND_PAWN_GOTE = "lnsgkgsn1/1r5b1/ppppppp2/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w lp 1"
+
+
+def test_stand_misread_as_usual_does_not_contradict_the_board() -> None:
+    """Gote's stand (the only one read) always reads its lance as a pawn (learnt while the board showed the
+    position). Gote drops the pawn on 1e, read clearly as a pawn, and the stand now reads one pawn: as this
+    reader reads a lone lance; so P*1e is committed, not asked as L*1e."""
+    reader = SyntheticReader(37)
+    reconciler = Reconciler(sfen=LANCE_AND_PAWN_GOTE)
+    board = after(LANCE_AND_PAWN_GOTE, [])
+    feed(reconciler, [_one_side(reader.observe_board(board, 0.1 * k), {"p": 2}, "w") for k in range(6)])
+    reconciler.observe(reader.observe_board(board, 1.0, stable=False))
+    board.push_usi("P*1e")
+    pawn = split_row({"p": 0.9})
+    frames = [
+        _one_side(with_square(reader.observe_board(board, 1.1 + 0.1 * k), "1e", pawn), {"p": 1}, "w") for k in range(15)
+    ]
+    results = decisions(feed(reconciler, frames))
+    assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("P*1e",)]
