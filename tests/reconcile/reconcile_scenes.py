@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 
 import cshogi
@@ -55,7 +56,7 @@ def with_square(obs: Observation, square: str, row: np.ndarray) -> Observation:
     """`obs` with one square's probabilities replaced."""
     probs = obs.probs.copy()
     probs[square_index(square)] = row / row.sum()
-    return Observation(probs, obs.hands, obs.hand_confidence, obs.unreliable, obs.stable, obs.time)
+    return dataclasses.replace(obs, probs=probs)
 
 
 def board_frames_with_square(
