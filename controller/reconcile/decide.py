@@ -102,9 +102,8 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
         return Proposal(ProposalKind.WAIT, ("hidden",), Waiting(f"squares {_names(hidden)} are hidden"))
-    told = _kind_told_by_stand(scorer, ranked, best)
-    if told is not None and all(h is not told for h in contenders):
-        contenders = [*contenders, told]  # the board says one kind, the dropper's stand another: ask
+    told = [h for h in _kinds_told_by_stand(scorer, ranked, best) if all(h is not c for c in contenders)]
+    contenders = [*contenders, *told]  # the board says one kind, the dropper's stand another: ask
     decided = _kind_by_habits(game, scorer, ranked, contenders, config)
     if decided is not None:
         return _clear_winner(game, decided[0], decided[1], scorer)
@@ -178,13 +177,13 @@ def _kind_by_habits(
 ) -> tuple[Hypothesis, float] | None:
     """The drop explanation whose kinds the reader's habits on this set tell clearly, with its habit margin, when
     the only question left is a drop's kind: every close explanation drops the same squares, the dropper's
-    stand is not read, every kind the player held has been seen on the board long enough
-    (`DECIDING_SQUARE_FRAMES`), one kind explains the read by `commit_margin` better than any other, and the board
-    does not contradict it. The reader's raw favourite may differ (this set's knight read as a pawn): the habits
-    know how it misreads."""
+    stand does not tell the kind (not read, or its reading and usual miscount point at different kinds), every
+    kind the player held has been seen on the board long enough (`DECIDING_SQUARE_FRAMES`), one kind explains the
+    read by `commit_margin` better than any other, and the board does not contradict it. The reader's raw
+    favourite may differ (this set's knight read as a pawn): the habits know how it misreads."""
     habits, best, labels = game.habits, ranked[0], ranked[0].labels()
     squares = sorted(dropped_squares(best.moves))
-    if habits is None or not squares or any(scorer.stand_read(int(labels[i] >= 14)) for i in squares):
+    if habits is None or not squares or any(_stand_tells(scorer, best, i) for i in squares):
         return None
     variants = [h for h in ranked if h is best or _other_drop_kind(h, best)]
     if len(variants) < 2 or not {id(h) for h in contenders} <= {id(h) for h in variants}:
@@ -203,23 +202,28 @@ def _kind_by_habits(
     return chosen, round(top - second, 3)
 
 
-def _kind_told_by_stand(scorer: Scorer, ranked: list[Hypothesis], best: Hypothesis) -> Hypothesis | None:
-    """`best` with other kinds dropped on the same squares, when the dropper's stand is read and shows exactly
-    that explanation's hand while it does not show `best`'s (the board's kind read and the stand's change
-    disagree: a kind misread on the board, and only the player can settle it)."""
-    squares = dropped_squares(best.moves)
-    if not squares:
-        return None
+def _stand_tells(scorer: Scorer, best: Hypothesis, square: int) -> bool:
+    """The dropper's stand tells which kind was dropped on `square` (one kind, `best`'s or another)."""
     labels = best.labels()
-    if any(scorer.stands_show(int(labels[i]), best.hands) for i in squares):
-        return None
-    for other in ranked:
-        if other is best or not _other_drop_kind(other, best):
-            continue
-        other_labels = other.labels()
-        if all(scorer.stands_show(int(other_labels[i]), other.hands) for i in squares):
-            return other
-    return None
+    return len(scorer.stand_kinds(int(labels[square]), best.hands, square, labels)) == 1
+
+
+def _kinds_told_by_stand(scorer: Scorer, ranked: list[Hypothesis], best: Hypothesis) -> list[Hypothesis]:
+    """`best` with other kinds dropped on the same squares that the dropper's stand tells, where it rules out
+    `best`'s kind (the board's kind read and the stand's change disagree: only the player can settle it)."""
+    labels = best.labels()
+    told: dict[int, frozenset[int]] = {}
+    for square in dropped_squares(best.moves):
+        kinds = scorer.stand_kinds(int(labels[square]), best.hands, square, labels)
+        if kinds and int(labels[square]) not in kinds:
+            told[square] = kinds
+    if not told:
+        return []
+    return [
+        h
+        for h in ranked
+        if h is not best and _other_drop_kind(h, best) and all(int(h.labels()[i]) in k for i, k in told.items())
+    ]
 
 
 def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: ReconcileConfig) -> Proposal:

@@ -257,27 +257,41 @@ class Scorer:
     def kind_unread(self, hypothesis: Hypothesis) -> bool:
         """A drop of the explanation whose kind neither the board nor the stands tell: the reader's best kind on
         the square (either owner's: who dropped it comes from the game) is one its player could not drop, more
-        than one kind was held, and that player's stand is not read or does not show exactly the explained hands.
-        Then the kind is asked, never guessed."""
+        than one kind was held, and that player's stand does not tell that kind (`stand_confirms`). Then the kind is
+        asked, never guessed."""
         labels = hypothesis.labels()
         for square in dropped_squares(hypothesis.moves):
             label = int(labels[square])
             held = held_labels(label, hypothesis.hands, square, labels)
             if self.best_kind(square) in {k % 14 for k in held} or len(held) < 2:
                 continue
-            if not self.stands_show(label, hypothesis.hands):
+            if not self.stand_confirms(label, hypothesis.hands, square, labels):
                 return True
         return False
 
-    def stands_show(self, label: int, hands: Hands) -> bool:
-        """The stand of the player whose piece `label` is, is read and shows exactly that player's `hands`, as
-        read or as this reader usually misreads it (the counts less the usual miscount)."""
+    def stand_kinds(self, label: int, hands: Hands, square: int, labels: Labels) -> frozenset[int]:
+        """The labels the piece dropped as `label` on `square` could have been (`held_labels`) whose drop leaves
+        the dropper's stand exactly as it is read, or as this reader usually misreads it (the counts less the
+        usual miscount); empty when that stand is not read. `hands`, `labels`: the explained position. One label:
+        the stand tells the kind; several (the reading and the usual miscount point at different kinds) or none:
+        it does not."""
         side = 0 if label < 14 else 1
         if self._hands_seen is None or not self._stand_read[side]:
-            return False
+            return frozenset()
         mine = slice(7 * side, 7 * side + 7)
-        shifted = self._hands_shifted
-        return self._hands_seen[mine] == hands[mine] or (shifted is not None and shifted[mine] == hands[mine])
+        readings = [r[mine] for r in (self._hands_seen, self._hands_shifted) if r is not None]
+        found = set()
+        for kind in held_labels(label, hands, square, labels):
+            counts = list(hands)
+            counts[HAND_LABELS.index(SQUARE_LABELS[label])] += 1
+            counts[HAND_LABELS.index(SQUARE_LABELS[kind])] -= 1
+            if tuple(counts[mine]) in readings:
+                found.add(kind)
+        return frozenset(found)
+
+    def stand_confirms(self, label: int, hands: Hands, square: int, labels: Labels) -> bool:
+        """The dropper's stand tells that the piece dropped on `square` was `label` and no other kind."""
+        return self.stand_kinds(label, hands, square, labels) == {label}
 
     def stand_still_holds(self, dropped: int, hands: Hands) -> bool:
         """The dropper's stand is read and still holds the dropped piece: as many of its kind as before the drop
@@ -301,7 +315,7 @@ class Scorer:
         labels = hypothesis.labels()
         for square in dropped_squares(hypothesis.moves):
             label = int(labels[square])
-            if self.stands_show(label, hypothesis.hands):
+            if self.stand_confirms(label, hypothesis.hands, square, labels):
                 continue
             row = np.exp(self.evidence.log_probs[square])
             mine = habits.likelihood(row, label)

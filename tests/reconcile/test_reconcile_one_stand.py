@@ -148,3 +148,29 @@ def test_stand_misread_as_usual_does_not_contradict_the_board() -> None:
     ]
     results = decisions(feed(reconciler, frames))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("P*1e",)]
+
+
+BISHOP_AND_GOLD = "lnsgk1snl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b BG 1"
+
+
+def test_stand_whose_reading_and_usual_miscount_disagree_tells_nothing() -> None:
+    """This set's bishops read as golds, on the board (8h) and on sente's stand (the only one read: a bishop and a
+    gold read as two golds while the position is confirmed). A bishop dropped on 5e reads as a gold, and the stand
+    then reads one gold: as read it says the bishop left, less its usual miscount it says the gold left, so it
+    tells nothing and the kind is asked (bench game 1 had committed G*4a for B*4a)."""
+    as_gold = split_row({"G": 0.9, "B": 0.02})
+    reader = SyntheticReader(38)
+    reconciler = Reconciler(sfen=BISHOP_AND_GOLD)
+    board = after(BISHOP_AND_GOLD, [])
+    confirmed = [with_square(reader.observe_board(board, 0.1 * k), "8h", as_gold) for k in range(8)]
+    feed(reconciler, [_one_side(f, {"G": 2}, "b") for f in confirmed])
+    reconciler.observe(reader.observe_board(board, 0.9, stable=False))
+    board.push_usi("B*5e")
+    frames = [
+        _one_side(with_square(with_square(reader.observe_board(board, 1.0 + 0.1 * k), "8h", as_gold), "5e", as_gold),
+                  {"G": 1}, "b")
+        for k in range(15)
+    ]  # fmt: skip
+    results = decisions(feed(reconciler, frames))
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert {c.text for c in results[-1].candidates} >= {"B*5e", "G*5e"}
