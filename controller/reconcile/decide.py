@@ -2,8 +2,9 @@
 
 Owns: ranking the scored explanations and turning the ranking into a proposal: no change, a move (or two)
 to commit, a takeback, or a problem to report once it persists (an unreadable square, a board nothing legal
-fits, two explanations too close to call, piece stands that still show the position before the move, a move
-other than the expected one).
+fits, two explanations too close to call, a drop whose kind the board and the dropper's stand disagree on, piece
+stands that still show the position before the move, a move other than the expected one). Each player's stand
+counts on its own: one out of view or covered says nothing, the other still tells its player's drops.
 The reconciler decides when a proposal has been seen often and long enough to act on.
 """
 
