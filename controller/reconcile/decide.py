@@ -178,7 +178,7 @@ def _kind_by_habits(
 ) -> tuple[Hypothesis, float] | None:
     """The drop explanation whose kinds the reader's habits on this set tell clearly, with its habit margin, when
     the only question left is a drop's kind: every close explanation drops the same squares, the dropper's
-    stand does not tell the kind (not read, or its reading and usual miscount point at different kinds), every
+    stand neither confirms the kind nor rules it out (`Scorer.stand_confirms`, `Scorer.stand_against`), every
     kind the player held has been seen on the board long enough (`DECIDING_SQUARE_FRAMES`), one kind explains the
     read by `commit_margin` better than any other, and the board does not contradict it. The reader's raw
     favourite may differ (this set's knight read as a pawn): the habits know how it misreads."""
@@ -204,9 +204,11 @@ def _kind_by_habits(
 
 
 def _stand_tells(scorer: Scorer, best: Hypothesis, square: int) -> bool:
-    """The dropper's stand tells which kind was dropped on `square` (one kind, `best`'s or another)."""
-    labels = best.labels()
-    return len(scorer.stand_kinds(int(labels[square]), best.hands, square, labels)) == 1
+    """The dropper's stand confirms `best`'s kind on `square` or rules it out."""
+    labels, label = best.labels(), int(best.labels()[square])
+    return scorer.stand_confirms(label, best.hands, square, labels) or bool(
+        scorer.stand_against(label, best.hands, square, labels)
+    )
 
 
 def _kinds_told_by_stand(scorer: Scorer, ranked: list[Hypothesis], best: Hypothesis) -> list[Hypothesis]:
@@ -215,8 +217,8 @@ def _kinds_told_by_stand(scorer: Scorer, ranked: list[Hypothesis], best: Hypothe
     labels = best.labels()
     told: dict[int, frozenset[int]] = {}
     for square in dropped_squares(best.moves):
-        kinds = scorer.stand_kinds(int(labels[square]), best.hands, square, labels)
-        if kinds and int(labels[square]) not in kinds:
+        kinds = scorer.stand_against(int(labels[square]), best.hands, square, labels)
+        if kinds:
             told[square] = kinds
     if not told:
         return []

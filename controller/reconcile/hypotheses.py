@@ -104,6 +104,7 @@ class Scorer:
         self._hands_seen = evidence.hands if usable else None
         self._stand_read = evidence.hand_sides if usable else (False, False)
         self._hands_shifted = None
+        self._offset = stand_offset
         if self._hands_seen is not None and stand_offset is not None and any(stand_offset):
             self._hands_shifted = tuple(max(a - b, 0) for a, b in zip(self._hands_seen, stand_offset, strict=True))
         self._hand_scale = config.hand_weight * evidence.hand_confidence
@@ -269,17 +270,19 @@ class Scorer:
                 return True
         return False
 
-    def stand_kinds(self, label: int, hands: Hands, square: int, labels: Labels) -> frozenset[int]:
+    def stand_kinds(
+        self, label: int, hands: Hands, square: int, labels: Labels, *, as_read: bool = False
+    ) -> frozenset[int]:
         """The labels the piece dropped as `label` on `square` could have been (`held_labels`) whose drop leaves
-        the dropper's stand exactly as it is read, or as this reader usually misreads it (the counts less the
-        usual miscount); empty when that stand is not read. `hands`, `labels`: the explained position. One label:
-        the stand tells the kind; several (the reading and the usual miscount point at different kinds) or none:
-        it does not."""
+        the dropper's stand exactly as it is read, or (unless `as_read`) as this reader usually misreads it (the
+        counts less the usual miscount); empty when that stand is not read. `hands`, `labels`: the explained
+        position."""
         side = 0 if label < 14 else 1
         if self._hands_seen is None or not self._stand_read[side]:
             return frozenset()
         mine = slice(7 * side, 7 * side + 7)
-        readings = [r[mine] for r in (self._hands_seen, self._hands_shifted) if r is not None]
+        shifted = None if as_read else self._hands_shifted
+        readings = [r[mine] for r in (self._hands_seen, shifted) if r is not None]
         found = set()
         for kind in held_labels(label, hands, square, labels):
             counts = list(hands)
@@ -290,8 +293,21 @@ class Scorer:
         return frozenset(found)
 
     def stand_confirms(self, label: int, hands: Hands, square: int, labels: Labels) -> bool:
-        """The dropper's stand tells that the piece dropped on `square` was `label` and no other kind."""
-        return self.stand_kinds(label, hands, square, labels) == {label}
+        """The dropper's stand tells that the piece dropped on `square` was `label` and no other kind: as read,
+        and the reader read that stand right when the board last showed the expected position (a stand reader
+        that misreads some kind on this set may misread it again: bench game 1 had committed G*4a for B*4a when
+        the stand's usual miscount was taken as telling the kind)."""
+        side = 0 if label < 14 else 1
+        mine = slice(7 * side, 7 * side + 7)
+        if self._offset is not None and any(self._offset[mine]):
+            return False
+        return self.stand_kinds(label, hands, square, labels, as_read=True) == {label}
+
+    def stand_against(self, label: int, hands: Hands, square: int, labels: Labels) -> frozenset[int]:
+        """Other kinds the dropper's stand says left (as read or as usually misread) while it rules out `label`
+        (empty when it does not)."""
+        kinds = self.stand_kinds(label, hands, square, labels)
+        return frozenset() if label in kinds else kinds
 
     def stand_still_holds(self, dropped: int, hands: Hands) -> bool:
         """The dropper's stand is read and still holds the dropped piece: as many of its kind as before the drop
