@@ -174,3 +174,21 @@ def test_stand_whose_reading_and_usual_miscount_disagree_tells_nothing() -> None
     results = decisions(feed(reconciler, frames))
     assert results and not any(isinstance(r, MoveCommitted) for r in results)
     assert {c.text for c in results[-1].candidates} >= {"B*5e", "G*5e"}
+
+
+def test_stand_that_misread_the_confirmed_hand_confirms_no_kind() -> None:
+    """Sente's stand (the only one read) reads the rook as a gold while the position is confirmed (two golds).
+    Sente drops the gold on 1i, read as a lance; the stand, holding the rook, now reads one gold: as read it
+    says the rook left. A stand that misread the hand it was known to hold confirms no kind: asked, never R*1i."""
+    reader = SyntheticReader(39)
+    reconciler = Reconciler(sfen=ROOK_AND_GOLD)
+    board = after(ROOK_AND_GOLD, [])
+    feed(reconciler, [_one_side(reader.observe_board(board, 0.1 * k), {"G": 2}, "b") for k in range(6)])
+    reconciler.observe(reader.observe_board(board, 0.9, stable=False))
+    board.push_usi("G*1i")
+    lance = split_row({"L": 0.5, "R": 0.05, "G": 0.05})
+    frames = [_one_side(f, {"G": 1}, "b") for f in board_frames_with_square(reader, board, "1i", lance, 15)]
+    results = decisions(feed(reconciler, [dataclasses.replace(f, time=1.0 + f.time) for f in frames]))
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert isinstance(results[-1], Ambiguous)
+    assert {c.text for c in results[-1].candidates} >= {"R*1i", "G*1i"}
