@@ -78,14 +78,27 @@ def _read(args: argparse.Namespace) -> int:
         print("board not found")
         return 0
     print(result.sfen())
-    hands = "unknown (stands not in view)" if result.hands is None else json.dumps(result.hands)
-    print(f"hands: {hands}")
+    print(f"hands: {_hands_text(result.hands)}")
     if result.unreliable:
         print(f"unreliable ({result.reason}): {' '.join(result.unreliable)}")
     else:
         print("reliable")
     print(f"{result.ms:.0f} ms")
     return 0
+
+
+def _hands_text(hands: dict[str, dict[str, int]] | None) -> str:
+    """Each stand's pieces, or why a stand's are unknown (out of view or covered; not the same as empty)."""
+    if hands is None:
+        return "unknown (neither stand in view)"
+    parts = []
+    for side, name in (("b", "sente"), ("w", "gote")):
+        counts = hands.get(side)
+        if counts is None:
+            parts.append(f"{name} unknown (stand not in view)")
+        else:
+            parts.append(f"{name} " + (" ".join(f"{k}{n}" for k, n in counts.items()) or "empty"))
+    return "; ".join(parts)
 
 
 def _classify(args: argparse.Namespace) -> int:

@@ -71,3 +71,12 @@ def test_calibrate_then_read(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert main(["vision", "read", str(start), "--calibration", str(out_file), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["sfen"].split()[0] == START_BOARD
+
+
+def test_read_text_names_each_unknown_stand() -> None:
+    """The plain `vision read` output says which stand is unknown, and tells an empty stand from an unseen one."""
+    from controller.cli.vision_read_cmd import _hands_text
+
+    assert _hands_text(None) == "unknown (neither stand in view)"
+    assert _hands_text({"b": {"P": 2, "S": 1}}) == "sente P2 S1; gote unknown (stand not in view)"
+    assert _hands_text({"b": {}, "w": {"R": 1}}) == "sente empty; gote R1"
