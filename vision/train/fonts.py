@@ -13,6 +13,7 @@ fonts-mplus fonts-morisawa-bizud-mincho fonts-dejima-mincho fonts-ipaexfont-goth
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -114,20 +115,39 @@ def tile(rng: np.random.Generator, font_path: Path, text: str, promoted: bool) -
     return np.asarray(cv2.resize(bgra, (round(_W * k), 96), interpolation=cv2.INTER_AREA), dtype=np.uint8)
 
 
+TileMaker = Callable[[np.random.Generator, Path, str, bool], Image]
+"""Draws one tile: (rng, font path, the characters, promoted) -> BGRA tile."""
+
+
 def font_tiles(seed: int, fonts: dict[str, Path] | None = None) -> dict[str, dict[str, list[Image]]]:
     """Tiles per generated style and kind, deterministic from the seed; a font missing a kind's glyphs is
     left out of that style."""
     rng = np.random.default_rng(seed)
+    chosen = fonts if fonts is not None else installed_fonts()
+    return styles_from_fonts(chosen, lambda _name: rng, tile, "gen", VARIANTS)
+
+
+def styles_from_fonts(
+    fonts: dict[str, Path],
+    rng_for: Callable[[str], np.random.Generator],
+    make_tile: TileMaker,
+    prefix: str,
+    variants: int,
+) -> dict[str, dict[str, list[Image]]]:
+    """`variants` tiles per kind for each font's one- and two-character forms (`<prefix>_<font>_<1|2>`), drawn
+    by `make_tile` with the generator `rng_for(font name)`; a form is left out when the font lacks a kind's
+    glyphs."""
     styles: dict[str, dict[str, list[Image]]] = {}
-    for name, path in sorted((fonts if fonts is not None else installed_fonts()).items()):
+    for name, path in sorted(fonts.items()):
+        rng = rng_for(name)
         probe = ImageFont.truetype(str(path), 64)
         for chars, table in (("1", ONE_CHAR), ("2", TWO_CHARS)):
             per_kind: dict[str, list[Image]] = {}
             for kind in KINDS:
                 options = [t for t in table[kind] if all(has_glyph(probe, ch) for ch in t)]
                 if options:
-                    texts = [options[int(rng.integers(len(options)))] for _ in range(VARIANTS)]
-                    per_kind[kind] = [tile(rng, path, t, kind.startswith("+")) for t in texts]
+                    texts = [options[int(rng.integers(len(options)))] for _ in range(variants)]
+                    per_kind[kind] = [make_tile(rng, path, t, kind.startswith("+")) for t in texts]
             if len(per_kind) == len(KINDS):
-                styles[f"gen_{name}_{chars}"] = per_kind
+                styles[f"{prefix}_{name}_{chars}"] = per_kind
     return styles

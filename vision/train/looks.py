@@ -27,8 +27,8 @@ from PIL import Image as PilImage
 from PIL import ImageDraw, ImageFont
 
 from vision.board import Image
-from vision.labels import CSA_CODES, KINDS
-from vision.train.fonts import FONT_ROOT, FONTS, ONE_CHAR, TWO_CHARS, has_glyph
+from vision.labels import CSA_CODES
+from vision.train.fonts import FONT_ROOT, FONTS, styles_from_fonts
 
 EXTRA_FONTS: dict[str, str] = {
     "kiloji_d": "truetype/kiloji/kiloji_d.ttf",
@@ -199,22 +199,13 @@ def tile(rng: np.random.Generator, font_path: Path, text: str, promoted: bool) -
 
 
 def look_tiles(seed: int, fonts: dict[str, Path] | None = None) -> dict[str, dict[str, list[Image]]]:
-    """Tiles per look style and kind, deterministic from the seed; a font missing a kind's glyphs gives no style
-    for that form (one or two characters)."""
-    styles: dict[str, dict[str, list[Image]]] = {}
-    for name, path in sorted((fonts if fonts is not None else look_fonts()).items()):
-        rng = np.random.default_rng([seed, sum(map(ord, name))])
-        probe = ImageFont.truetype(str(path), 64)
-        for chars, table in (("1", ONE_CHAR), ("2", TWO_CHARS)):
-            per_kind: dict[str, list[Image]] = {}
-            for kind in KINDS:
-                options = [t for t in table[kind] if all(has_glyph(probe, ch) for ch in t)]
-                if options:
-                    texts = [options[int(rng.integers(len(options)))] for _ in range(VARIANTS)]
-                    per_kind[kind] = [tile(rng, path, t, kind.startswith("+")) for t in texts]
-            if len(per_kind) == len(KINDS):
-                styles[f"look_{name}_{chars}"] = per_kind
-    return styles
+    """Tiles per look style and kind, deterministic from the seed (each font its own generator); a font missing a
+    kind's glyphs gives no style for that form (one or two characters)."""
+
+    def rng_for(name: str) -> np.random.Generator:
+        return np.random.default_rng([seed, sum(map(ord, name))])
+
+    return styles_from_fonts(fonts if fonts is not None else look_fonts(), rng_for, tile, "look", VARIANTS)
 
 
 def write_sprite_dirs(tiles: dict[str, dict[str, list[Image]]], root: Path) -> dict[str, Path]:
