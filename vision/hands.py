@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.board import GRID_CORNERS, BoardGeometry, Image
+from vision.board import BoardGeometry, Image
 from vision.labels import EMPTY, HAND_KINDS, SQUARE_LABELS
 from vision.squares import CELL, CROP
 
@@ -97,9 +97,7 @@ def rectify_stand(image: Image, geometry: BoardGeometry, region: NDArray[np.floa
     width = round(float(region[1, 0] - region[0, 0]) * CELL)
     height = round(float(region[3, 1] - region[0, 1]) * CELL)
     target = (region - region[0]) * CELL
-    to_grid = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), geometry.corners.astype(np.float32))
     region_to_img = cv2.getPerspectiveTransform(region.astype(np.float32), corners_px.astype(np.float32))
-    del to_grid
     out_to_img = region_to_img @ cv2.getPerspectiveTransform(target.astype(np.float32), region.astype(np.float32))
     warped = cv2.warpPerspective(image, out_to_img, (width, height), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
     return np.asarray(warped, dtype=np.uint8)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from controller.reconcile.labels import Hands, hands_from_mapping
+from controller.reconcile.labels import Hands, hands_from_mapping, slot_side
 from controller.reconcile.types import Observation
 
 FloatArray = npt.NDArray[np.float64]
@@ -129,13 +129,15 @@ class EvidenceWindow:
         if not self._hands or self._hands[-1] is None:
             return None
         latest_sides = self._hands[-1][1]
+        frames = [h for h in self._hands if h is not None]
+        by_side = [[hands for hands, sides in frames if sides[side]] for side in (0, 1)]
         voted = []
         for slot in range(len(self._hands[-1][0])):
-            side = slot // 7
+            side = slot_side(slot)
             if not latest_sides[side]:
                 voted.append(0)
                 continue
-            read = [hands for hands, sides in (h for h in self._hands if h is not None) if sides[side]]
+            read = by_side[side]
             counts = Counter(hands[slot] for hands in read)
             top = max(counts.values())
             voted.append(next(hands[slot] for hands in reversed(read) if counts[hands[slot]] == top))

@@ -31,7 +31,10 @@ from controller.reconcile.labels import (
     Pairs,
     move_effect,
     move_primary_square,
+    owner,
+    slot_side,
     square_index,
+    stand_slots,
 )
 from controller.reconcile.types import ReconcileConfig
 
@@ -115,13 +118,9 @@ class Scorer:
         read are 0 and say nothing: see `slot_read`)."""
         return self._hands_seen
 
-    def stand_read(self, side: int) -> bool:
-        """Whether the stand of `side` (0 sente, 1 gote) is read and trusted."""
-        return self._stand_read[side]
-
     def slot_read(self, slot: int) -> bool:
         """Whether hand slot `slot` (sente's R..P are 0..6, gote's 7..13) is on a stand read and trusted."""
-        return self._stand_read[slot // 7]
+        return self._stand_read[slot_side(slot)]
 
     def hands_term(self, hands: Hands) -> float:
         """Minus the weighted number of pieces by which `hands` differs from the stands as read (per slot, the
@@ -133,7 +132,7 @@ class Scorer:
 
     def _slot_cost(self, slot: int, count: int) -> int:
         assert self._hands_seen is not None
-        if not self._stand_read[slot // 7]:
+        if not self.slot_read(slot):
             return 0
         cost = abs(self._hands_seen[slot] - count)
         if self._hands_shifted is not None:
@@ -277,10 +276,10 @@ class Scorer:
         the dropper's stand exactly as it is read, or (unless `as_read`) as this reader usually misreads it (the
         counts less the usual miscount); empty when that stand is not read. `hands`, `labels`: the explained
         position."""
-        side = 0 if label < 14 else 1
+        side = _dropper(label)
         if self._hands_seen is None or not self._stand_read[side]:
             return frozenset()
-        mine = slice(7 * side, 7 * side + 7)
+        mine = stand_slots(side)
         shifted = None if as_read else self._hands_shifted
         readings = [r[mine] for r in (self._hands_seen, shifted) if r is not None]
         found = set()
@@ -297,8 +296,7 @@ class Scorer:
         and the reader read that stand right when the board last showed the expected position (a stand reader
         that misreads some kind on this set may misread it again: bench game 1 had committed G*4a for B*4a when
         the stand's usual miscount was taken as telling the kind)."""
-        side = 0 if label < 14 else 1
-        mine = slice(7 * side, 7 * side + 7)
+        mine = stand_slots(_dropper(label))
         if self._offset is not None and any(self._offset[mine]):
             return False
         return self.stand_kinds(label, hands, square, labels, as_read=True) == {label}
@@ -352,9 +350,9 @@ def held_labels(
     (those still held after it, and the dropped kind); with `square` and the position's `labels`, only the kinds
     the rules let that player drop there (no pawn, lance or knight where it could never move, no second
     unpromoted pawn on a file)."""
-    side = 0 if dropped < 14 else 1
     found = {dropped}
-    for slot in range(7 * side, 7 * side + 7):
+    mine = stand_slots(_dropper(dropped))
+    for slot in range(mine.start, mine.stop):
         if hands_after[slot] > 0:
             letter = HAND_LABELS[slot]
             found.add(LABEL_INDEX[letter])
@@ -374,6 +372,13 @@ def _droppable(label: int, square: int, labels: Labels) -> bool:
     if kind == "P":
         return not any(int(labels[r * 9 + column]) == label for r in range(9) if r != rank)
     return True
+
+
+def _dropper(label: int) -> int:
+    """The player (0 sente, 1 gote) whose piece `label` is (a dropped piece: never empty)."""
+    side = owner(label)
+    assert side is not None, "a dropped piece has an owner"
+    return side
 
 
 def contradictions(

@@ -114,6 +114,16 @@ def owner(label: int) -> int | None:
     return 0 if label < 14 else 1
 
 
+def stand_slots(side: int) -> slice:
+    """The hand slots (`HAND_LABELS` order) of one player's stand: 0 sente, 1 gote."""
+    return slice(len(HAND_KINDS) * side, len(HAND_KINDS) * (side + 1))
+
+
+def slot_side(slot: int) -> int:
+    """The player (0 sente, 1 gote) whose stand holds hand slot `slot`."""
+    return slot // len(HAND_KINDS)
+
+
 def move_primary_square(move: int) -> int:
     """The square a move cannot leave unchanged: the source of a board move, the target of a drop (SFEN index)."""
     square: int = cshogi.move_to(move) if cshogi.move_is_drop(move) else cshogi.move_from(move)
