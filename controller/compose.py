@@ -139,10 +139,15 @@ class GantryRestart:
     (a piece under the head stays where it rests), then home.
 
     `reopen` opens a fresh gantry (same port, or a new device after a USB replug) when the old link is unusable.
+    A replugged device takes a moment to reappear (USB enumeration, the old port's release), so a failed open is
+    tried again every `retry_delay_s` up to `reopen_attempts` times before the last failure is raised.
     """
 
     gantry: GrblGantry
     reopen: Callable[[], GrblGantry]
+    reopen_attempts: int = 10
+    retry_delay_s: float = 0.5
+    sleep: Callable[[float], None] = time.sleep
 
     def __call__(self, interruption: Interruption) -> GrblGantry:
         """Reset or reconnect, then home; returns the gantry to use."""
@@ -153,10 +158,21 @@ class GantryRestart:
         except FirmwareBridgeError:
             with contextlib.suppress(OSError, FirmwareBridgeError):
                 self.gantry.close()
-            self.gantry = self.reopen()
+            self.gantry = self._reopen_patiently()
         self.gantry.release()
         self.gantry.home()
         return self.gantry
+
+    def _reopen_patiently(self) -> GrblGantry:
+        """`reopen`, tried again while the port cannot be opened yet (ConnectionLost)."""
+        from firmware_bridge.errors import ConnectionLost
+
+        for _ in range(self.reopen_attempts - 1):
+            try:
+                return self.reopen()
+            except ConnectionLost:
+                self.sleep(self.retry_delay_s)
+        return self.reopen()
 
 
 def executor(

@@ -70,6 +70,11 @@ class FakeGrblServer:
         """True while the service thread serves (False after stop() or an injected disconnect)."""
         return self._thread is not None and self._thread.is_alive()
 
+    def unplugged(self) -> bool:
+        """True once an injected disconnect has happened (the pty is closed or closing; the path is going away)."""
+        with self._lock:
+            return self._device is not None and self._device.disconnected
+
     def __enter__(self) -> FakeGrblServer:
         self.start()
         return self

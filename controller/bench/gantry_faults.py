@@ -10,7 +10,6 @@ any other piece whose real position differs from the belief counts as unknown.
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import time
 from collections.abc import Sequence
@@ -123,7 +122,7 @@ class _Rig:
         """A gantry on the live device, or on a fresh one after the last one was unplugged."""
         from firmware_bridge.link import LinkTimings
 
-        if not self.servers[-1].running() or not os.path.exists(self.servers[-1].path):
+        if self.servers[-1].unplugged():
             self.world.power_lost()  # the device was unplugged: plug in a fresh one
             self._start_server(None)
         timings = LinkTimings(
