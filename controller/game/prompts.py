@@ -1,7 +1,10 @@
 """Questions to the players and takebacks: ambiguous reads, promotion choices and play-mode takeback offers.
 
 Owns: building the PROMPT state and its `Prompt` command, reading the answer, and applying a takeback (journal
-entry first, clock charge of the interrupted move dropped).
+entry first, clock charge of the interrupted move dropped). A move question always has a way out: besides the
+candidates it offers `ANOTHER_MOVE`, and a move or promotion question takes the move(s) really played, typed or
+said in USI (one, or in record mode two for two moves between reads); the referee checks them first: an illegal
+answer is refused with its reason and the question stays open, nothing committed.
 """
 
 from __future__ import annotations
@@ -9,13 +12,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import cshogi
+
 from controller.game.commands import Announce, Command, Prompt, SaveJournal, StopEngine
 from controller.game.entries import TakebackEntry
 from controller.game.state import GameState, Phase, PromptContext, PromptKind
 from controller.game.turns import Step, engine_busy, enter_turn, mismatch
+from controller.rules.referee import Reason, check_move, legal_usi_moves
 
 TAKEBACK_OPTIONS = ("take back", "keep playing")
 PROMOTION_OPTIONS = ("promote", "do not promote")
+ANOTHER_MOVE = "another move"
+"""The move question's way out: none of the candidates was played; the player then gives the move(s)."""
+TYPED_HINT = "Please give the move played in USI, like 7g7f, P*5e or 8h2b+"
 
 
 @dataclass(frozen=True)
@@ -38,9 +47,9 @@ def ask_ambiguous(state: GameState, candidates: Sequence[tuple[str, ...]], now: 
         question = f"Did {pair[1][-1]} promote?"
         context = PromptContext(PromptKind.PROMOTION, PROMOTION_OPTIONS, pair, seen_at=seen_at)
     else:
-        options = tuple(" ".join(c) for c in candidates)
+        options = (*(" ".join(c) for c in candidates), ANOTHER_MOVE)
         question = "Which move was played?"
-        context = PromptContext(PromptKind.MOVE, options, tuple(candidates), seen_at=seen_at)
+        context = PromptContext(PromptKind.MOVE, options, (*candidates, ()), seen_at=seen_at)
     state = replace(state, phase=Phase.PROMPT, prompt=context, move_time_at=seen_at)
     return state, [Prompt(question, context.options)]
 
@@ -78,16 +87,49 @@ def answer(state: GameState, text: str, now: float) -> Answered:
     prompt = state.prompt
     if prompt is None:
         return Answered(state, [])
+    asks_move = prompt.kind in (PromptKind.MOVE, PromptKind.PROMOTION)
+    if asks_move and (text == ANOTHER_MOVE or text not in prompt.options):
+        return _typed_moves(state, text)
     if text not in prompt.options:
         return Answered(state, [Announce(f"Please answer one of: {', '.join(prompt.options)}.")])
     index = prompt.options.index(text)
     state = replace(state, prompt=None)
-    if prompt.kind in (PromptKind.MOVE, PromptKind.PROMOTION):
+    if asks_move:
         return Answered(replace(state, phase=Phase.WAIT_HUMAN), [], prompt.moves[index])
     if index == 0:
         return Answered(*apply_takeback(state, prompt.plies, now))
     text = "Then please set the board back to the game's position."
     return Answered(*mismatch(state, [], prompt.back_to, (text,), sync=False))
+
+
+def _typed_moves(state: GameState, text: str) -> Answered:
+    """A move question answered with the move(s) really played: committed when the referee finds them legal in
+    turn (one move in play mode, at most two in record mode); otherwise the question stays open, with the reason."""
+    assert state.prompt is not None
+    options = ", ".join(state.prompt.options)
+    moves = tuple(text.split())
+    if text == ANOTHER_MOVE or not moves:
+        hint = " (two moves between reads: both, in order)" if state.settings.opponent_side is None else ""
+        return Answered(state, [Announce(f"{TYPED_HINT}{hint}.")])
+    most = 1 if state.settings.opponent_side is not None else 2
+    if len(moves) > most:
+        problem = "Only one move can be given" if most == 1 else "At most two moves can be given"
+        return Answered(state, [Announce(f"{problem}: please answer one of: {options}, or the move played.")])
+    board = state.board()
+    for usi in moves:
+        if usi not in legal_usi_moves(board):
+            text = f"{_refusal(board, usi)} Please answer one of: {options}, or the move played."
+            return Answered(state, [Announce(text)])
+        board.push_usi(usi)
+    return Answered(replace(state, prompt=None, phase=Phase.WAIT_HUMAN), [], moves)
+
+
+def _refusal(board: cshogi.Board, usi: str) -> str:
+    """The referee's sentence on why `usi` cannot be the move played on `board`."""
+    verdict = check_move(board, usi)
+    if verdict.reason is Reason.MALFORMED:
+        return verdict.explanation
+    return f"{usi} is not legal here: {verdict.explanation}"
 
 
 def apply_takeback(state: GameState, plies: int, now: float) -> Step:

@@ -187,7 +187,9 @@ def test_ambiguous_read_prompts_and_charges_time_when_seen() -> None:
     """It should ask which move was played and charge the mover up to the moment the board was seen."""
     driver = Driver.started(play_settings())
     commands = driver.send(AmbiguousSeen((("7g7f",), ("6g6f",))), 5.0)
-    assert driver.state.phase is Phase.PROMPT and commands == [Prompt("Which move was played?", ("7g7f", "6g6f"))]
+    assert driver.state.phase is Phase.PROMPT and commands == [
+        Prompt("Which move was played?", ("7g7f", "6g6f", "another move"))
+    ]
     commands = driver.send(PromptAnswered("6g6f"), 30.0)
     assert driver.state.phase is Phase.ENGINE_THINKING and driver.state.usi_moves == ("6g6f",)
     entry = of_type(commands, SaveJournal)[0].entry
