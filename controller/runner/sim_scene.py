@@ -136,10 +136,12 @@ class SimScene:
         return tuple(SQUARE_LABELS[i] for i in expected) == labels
 
     def answer(self, prompt: Prompt, state: GameState) -> None:
-        """Answer a prompt as the person who made the move would: the option of the move really played."""
+        """Answer a prompt as the person who made the move would: the option of the move really played, or that
+        move itself when no option is it (the move question's way out)."""
         options = prompt.options
         chosen = options[0]
         if state.prompt is not None and state.prompt.moves and self.played:
+            chosen = self.played[-1]
             for option, moves in zip(state.prompt.options, state.prompt.moves, strict=False):
                 if moves and moves[0] == self.played[-1]:
                     chosen = option

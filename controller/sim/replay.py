@@ -7,7 +7,9 @@ Time is simulated: the camera takes a frame every `frame_s`, or later when handl
 longer (the measured wall time of gate + reader + reconciler, not of rendering, which is the world's cost).
 Latency is measured from the first frame the gate calls stable to the end of handling the committing frame.
 A prompt (an ambiguity, a mismatch, a takeback offer) is counted once per episode; the person answers an
-ambiguity with the moves they really made when those are among the candidates, and declines takeback offers.
+ambiguity with the candidate of the moves they really made when one is, else with those moves themselves (the
+move question's "another move": the moves finished on the board since the last committed one), and declines
+takeback offers.
 """
 
 from __future__ import annotations
@@ -155,7 +157,7 @@ def replay_game(
         end = run.t + (wall() - begin)
         if run.stable_since is not None and camera.last is not None and camera.last.occluded_squares:
             run.report.arm_reads += 1
-        _take_result(run, result, reconciler, end)
+        _take_result(run, result, reconciler, end, moving=bool(timeline.steps))
         if on_frame is not None:
             on_frame(run.report.frames, frame, result)
         run.report.frames += 1
@@ -221,7 +223,8 @@ def _handle_frame(
     return reconciler.observe(obs)
 
 
-def _take_result(run: _Run, result: Result, reconciler: Reconciler, end: float) -> None:
+def _take_result(run: _Run, result: Result, reconciler: Reconciler, end: float, *, moving: bool = False) -> None:
+    """Count and answer what the reconciler reported (`moving`: the person's hand is busy with a move)."""
     report = run.report
     new_episode = type(result) is not run.last_kind
     run.last_kind = type(result)
@@ -235,15 +238,7 @@ def _take_result(run: _Run, result: Result, reconciler: Reconciler, end: float) 
             report.latencies_ms.append((end - run.stable_since) * 1000.0)
     elif isinstance(result, Ambiguous) and new_episode:
         report.prompts += 1
-        asked = ", ".join(f"{c.text} ({c.score:.1f})" for c in result.candidates)
-        truth = " ".join(run.played[len(reconciler.moves) : len(reconciler.moves) + 2])
-        report.events.append(f"ply {len(reconciler.moves) + 1}: asked {asked}; played {truth}")
-        done = len(reconciler.moves)
-        for candidate in result.candidates:
-            if candidate.takeback == 0 and list(candidate.moves) == run.played[done : done + len(candidate.moves)]:
-                reconciler.play(candidate.moves)
-                _record(run, candidate.moves, end)
-                break
+        _answer(run, result, reconciler, end, moving)
     elif isinstance(result, Takeback) and new_episode:
         report.prompts += 1
         report.takebacks += 1
@@ -251,6 +246,26 @@ def _take_result(run: _Run, result: Result, reconciler: Reconciler, end: float) 
     elif isinstance(result, Mismatch) and new_episode:
         report.prompts += 1
         report.events.append(f"ply {len(reconciler.moves) + 1}: mismatch: {' '.join(result.messages)}")
+
+
+def _answer(run: _Run, result: Ambiguous, reconciler: Reconciler, end: float, moving: bool) -> None:
+    """The person's answer to a move question: the candidate of the moves they made, else those moves (the ones
+    finished on the board: not one their hand is still making)."""
+    done = len(reconciler.moves)
+    made = run.played[done : len(run.played) - 1 if moving else len(run.played)]
+    asked = ", ".join(f"{c.text} ({c.score:.1f})" for c in result.candidates)
+    text = f"ply {done + 1}: asked {asked}; played {' '.join(run.played[done : done + 2])}"
+    for candidate in result.candidates:
+        if candidate.takeback == 0 and list(candidate.moves) == run.played[done : done + len(candidate.moves)]:
+            answer = candidate.moves
+            break
+    else:
+        answer = tuple(made)
+        text += f"; answered another move: {' '.join(answer) or 'none made'}"
+    run.report.events.append(text)
+    if answer:
+        reconciler.play(answer)
+        _record(run, answer, end)
 
 
 def _record(run: _Run, moves: Sequence[str], end: float) -> None:
