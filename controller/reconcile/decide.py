@@ -21,7 +21,16 @@ from controller.reconcile.diagnose import explain_against, explain_mismatch, han
 from controller.reconcile.evidence import Evidence
 from controller.reconcile.habits import DECIDING_SQUARE_FRAMES, ReadingHabits
 from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares, held_labels
-from controller.reconcile.labels import OCCUPANCY, Hands, Labels, board_labels, square_name
+from controller.reconcile.labels import (
+    LABEL_INDEX,
+    OCCUPANCY,
+    SQUARE_LABELS,
+    Hands,
+    Labels,
+    board_labels,
+    owner,
+    square_name,
+)
 from controller.reconcile.types import (
     Ambiguous,
     Candidate,
@@ -74,6 +83,8 @@ class GameView:
         hands: its hand counts.
         expected_move: the move the board should come to (robot or assisted move), or None.
         habits: how the reader reads this set (for a drop's kind), when learnt.
+        stand_trusted: hand slots whose stand has been seen to read them right while the position was confirmed
+            (`ReconcileConfig.stand_trust_frames`): only these hold a move back while they lag.
     """
 
     board: cshogi.Board
@@ -81,6 +92,7 @@ class GameView:
     hands: Hands
     expected_move: str | None
     habits: ReadingHabits | None = None
+    stand_trusted: frozenset[int] = frozenset()
 
 
 def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config: ReconcileConfig) -> Proposal:
@@ -111,6 +123,9 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     unsure_kind = scorer.kind_unread(best) or (game.habits is not None and scorer.kind_confusable(best, game.habits))
     if len(contenders) == 1 and unsure_kind:
         contenders += [h for h in ranked if h is not best and _other_drop_kind(h, best)]
+    face = _promotion_by_face(scorer, contenders, config)
+    if face is not None:
+        return _clear_winner(game, face[0], face[1], scorer)
     if len(contenders) > 1:
         candidates = tuple(_candidate(h) for h in contenders[: config.max_candidates])
         texts = " or ".join(c.text for c in candidates)
@@ -167,6 +182,7 @@ def _clear_winner(game: GameView, best: Hypothesis, margin: float, scorer: Score
     seen = scorer.hands_seen
     read = [scorer.slot_read(slot) for slot in range(len(game.hands))]
     lagging = [] if seen is None else stand_lagging(seen, game.hands, best, read)
+    lagging = [slot for slot in lagging if slot in game.stand_trusted]  # a stand never seen to read it: no wait
     if seen is not None and lagging:
         pending = f"waiting for the piece stands: {hands_sentences(seen, best.hands, lagging)[0]}"
         return Proposal(ProposalKind.MOVE, ("move", best.moves), commit, pending, held=True)
@@ -201,6 +217,50 @@ def _kind_by_habits(
     if top - second < config.commit_margin or scorer.misfit(chosen):
         return None
     return chosen, round(top - second, 3)
+
+
+def _promotion_by_face(
+    scorer: Scorer, contenders: list[Hypothesis], config: ReconcileConfig
+) -> tuple[Hypothesis, float] | None:
+    """The promotion choice the moved piece's face tells, with its margin, when the only question left is whether
+    one move promoted (two close explanations, the same moves but for one promotion, differing on one square).
+    The face is weighed over kinds: every promoted label of the mover against every unpromoted one that can
+    promote (a horse this set's reader takes for a tokin still reads promoted), plus the prior against declining
+    (`decline_cost`); it must clear `commit_margin`. It only settles the promotion, never which move."""
+    if len(contenders) != 2:
+        return None
+    first, second = contenders
+    if first.takeback != second.takeback or len(first.moves) != len(second.moves):
+        return None
+    differing = [(a, b) for a, b in zip(first.moves, second.moves, strict=True) if a != b]
+    if len(differing) != 1 or differing[0][0].rstrip("+") != differing[0][1].rstrip("+"):
+        return None
+    promoted, declined = (first, second) if differing[0][0].endswith("+") else (second, first)
+    squares = _changed(promoted, declined.labels())
+    if len(squares) != 1:
+        return None
+    square = squares[0]
+    label = int(declined.labels()[square])
+    side = owner(label)
+    if side is None or label % 14 not in _PROMOTABLE:
+        return None
+    row = scorer.evidence.log_probs[square]
+    face = _log_sum(row, [side * 14 + k for k in _PROMOTED]) - _log_sum(row, [side * 14 + k for k in _PROMOTABLE])
+    lead = face + config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
+    chosen = promoted if lead > 0 else declined
+    if abs(lead) < config.commit_margin or scorer.misfit(chosen):
+        return None
+    return chosen, round(abs(lead), 3)
+
+
+_PROMOTABLE = tuple(LABEL_INDEX[k] for k in ("R", "B", "S", "N", "L", "P"))
+"""Sente's labels of the kinds that can promote (gote's: these plus 14); a king or gold face says nothing."""
+_PROMOTED = tuple(LABEL_INDEX[k] for k in ("+R", "+B", "+S", "+N", "+L", "+P"))
+
+
+def _log_sum(row: np.ndarray, labels: list[int]) -> float:
+    """The log of the summed (window-mean) probabilities of `labels`."""
+    return float(np.log(np.sum(np.exp(row[labels]))))
 
 
 def _stand_tells(scorer: Scorer, best: Hypothesis, square: int) -> bool:

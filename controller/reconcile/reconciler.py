@@ -1,8 +1,8 @@
 """The reconciler: the game as the board should show it, fed observation by observation.
 
 Owns: the last legal position (a cshogi board, the move list and each earlier position's labels and hands,
-for takebacks), the evidence window, the reader's habits on this set and its usual miscount of the piece
-stands (both learnt from confirmed positions), the
+for takebacks), the evidence window, the reader's habits on this set, its usual miscount of the piece
+stands and which hand slots each stand has been seen to read (all learnt from confirmed positions), the
 expected move of a robot or assisted move, and the agreement rule: a proposal is acted on only after
 `agree_frames` consecutive stable frames propose it (and, for problems, only after it has lasted
 `settle_seconds`). Committing a move is the only thing that changes the game on its own; takebacks, ambiguities
@@ -49,6 +49,8 @@ class Reconciler:
         self._now = False
         self._habits = ReadingHabits(self._config.probability_floor)
         self._stand_offset: Hands | None = None
+        self._stand_right = [0] * 14
+        self._stand_wrong = [0] * 14
         self.set_position(sfen, moves)
 
     # --- the game -------------------------------------------------------------------------------------------
@@ -154,7 +156,7 @@ class Reconciler:
         evidence = self._window.evidence()
         scorer = Scorer(evidence, self._config, self._stand_offset)
         labels, hands = self._history[-1]
-        game = GameView(self._board, labels, hands, self._expected, self._habits)
+        game = GameView(self._board, labels, hands, self._expected, self._habits, self._stand_trusted())
         proposal = propose(game, self._hypotheses(scorer), scorer, self._config)
         result = self._settle(proposal, obs.time)
         if isinstance(result, NoChange):
@@ -165,7 +167,8 @@ class Reconciler:
         return result
 
     def _learn_stand_offset(self, scorer: Scorer, hands: Hands) -> None:
-        """Each read stand's miscount of the confirmed hands (a stand not read keeps what was learnt before)."""
+        """Each read stand's miscount of the confirmed hands (a stand not read keeps what was learnt before), and
+        per hand slot holding a piece, whether its stand read it right or wrong."""
         seen = scorer.hands_seen
         if seen is None:
             return
@@ -173,6 +176,20 @@ class Reconciler:
         self._stand_offset = tuple(
             a - b if scorer.slot_read(slot) else was
             for slot, (a, b, was) in enumerate(zip(seen, hands, old, strict=True))
+        )
+        for slot, (read, held) in enumerate(zip(seen, hands, strict=True)):
+            if held and scorer.slot_read(slot):
+                tally = self._stand_right if read == held else self._stand_wrong
+                tally[slot] += 1
+
+    def _stand_trusted(self) -> frozenset[int]:
+        """Hand slots a move may be held back for: read right in `stand_trust_frames` confirmed frames and more
+        often than wrong (a stand that never showed this set's gold gives no reason to wait for one)."""
+        needed = self._config.stand_trust_frames
+        return frozenset(
+            slot
+            for slot, (right, wrong) in enumerate(zip(self._stand_right, self._stand_wrong, strict=True))
+            if right >= needed and right > wrong
         )
 
     def _settle(self, proposal: Proposal, now: float) -> Result:

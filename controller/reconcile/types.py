@@ -169,7 +169,12 @@ class ReconcileConfig:
             must persist this long before it is reported; until then the result is Waiting.
         stand_wait_seconds: a move whose piece stands still read as before it (the captured piece not on the
             stand yet, the dropped one still there) is held back this long, then committed on the board's
-            evidence (a stand the reader miscounts must not stop the game).
+            evidence (a stand the reader miscounts must not stop the game). Only a hand slot the stand has been
+            seen to read is held for (see `stand_trust_frames`): a stand that never shows this set's gold gives
+            no reason to wait for it.
+        stand_trust_frames: a hand slot (one kind of one player) is waited for only after its stand read it right
+            (a count of one or more, as the confirmed position holds) in this many confirmed frames, and in more
+            of them than it read it wrong.
         probability_floor: probabilities are clipped to this before taking logs.
         max_takeback_plies: how far back takebacks are looked for (0: the whole game).
         max_candidates: most candidates listed in Ambiguous.
@@ -192,6 +197,7 @@ class ReconcileConfig:
     hands_min_confidence: float = 0.5
     settle_seconds: float = 1.0
     stand_wait_seconds: float = 1.0
+    stand_trust_frames: int = 3
     probability_floor: float = 1e-4
     max_takeback_plies: int = 0
     max_candidates: int = 4
@@ -212,5 +218,7 @@ class ReconcileConfig:
             raise ConfigError(f"decline_cost: kinds P L N S B R, costs >= 0 (got {dict(self.decline_cost)})")
         if min(self.settle_seconds, self.stand_wait_seconds) < 0 or not 0.0 < self.probability_floor < 0.1:
             raise ConfigError("settle_seconds and stand_wait_seconds must be >= 0 and probability_floor in (0, 0.1)")
+        if self.stand_trust_frames < 1:
+            raise ConfigError(f"stand_trust_frames must be at least 1, got {self.stand_trust_frames}")
         if self.max_takeback_plies < 0 or self.max_candidates < 2 or self.max_messages < 1:
             raise ConfigError("max_takeback_plies >= 0, max_candidates >= 2 and max_messages >= 1 are required")

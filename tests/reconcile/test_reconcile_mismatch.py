@@ -147,15 +147,26 @@ def test_hands_disagreeing_with_a_drop_are_asked_about() -> None:
     assert {c.text for c in results[-1].candidates} == {"S*5e", "G*5e"}
 
 
+PAWN_IN_HAND_CAPTURE = "lnsgkgsnl/1r5b1/pppp1ppp1/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b P 1"
+
+
+def _pawn_stand_known(seed: int) -> tuple[Reconciler, SyntheticReader, cshogi.Board]:
+    """A reconciler whose sente stand was read right (one pawn) while the position was confirmed, the reader,
+    and the board after 5e5d (a second pawn captured); the hand is then over the board (an unstable frame)."""
+    reconciler = Reconciler(sfen=PAWN_IN_HAND_CAPTURE)
+    reader = SyntheticReader(seed)
+    before = cshogi.Board(PAWN_IN_HAND_CAPTURE)
+    feed(reconciler, still(reader, board_labels(before), board_hands(before), -1.0, 5))
+    reconciler.observe(reader.observe_board(before, -0.5, stable=False))
+    return reconciler, reader, after(PAWN_IN_HAND_CAPTURE, ["5e5d"])
+
+
 def test_capture_waits_for_the_piece_stand() -> None:
-    """A capture is held back while the stand still lacks the captured piece (saying so), and committed at once
-    when the stand shows it."""
-    sfen = "lnsgkgsnl/1r5b1/pppp1pppp/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b - 1"
-    reconciler = Reconciler(sfen=sfen)
-    reader = SyntheticReader(6)
-    board = after(sfen, ["5e5d"])
+    """A capture is held back while a stand that has been seen to read the captured kind still lacks the
+    captured piece (saying so), and committed at once when the stand shows it."""
+    reconciler, reader, board = _pawn_stand_known(6)
     labels, _ = edited(board, {})
-    early = feed(reconciler, still(reader, labels, board_hands(cshogi.Board(sfen)), 0.0, 8))
+    early = feed(reconciler, still(reader, labels, board_hands(cshogi.Board(PAWN_IN_HAND_CAPTURE)), 0.0, 8))
     assert not any(isinstance(r, MoveCommitted) for r in early)
     assert isinstance(early[-1], Waiting) and "piece stand" in early[-1].reason
     reconciler.observe(reader.observe_board(board, 0.8, stable=False))  # the hand putting it on the stand
@@ -166,11 +177,9 @@ def test_capture_waits_for_the_piece_stand() -> None:
 def test_stand_that_never_shows_the_capture_does_not_stop_the_game() -> None:
     """A stand read as before the capture for longer than stand_wait_seconds (a reader that miscounts it): the
     board's evidence commits the capture."""
-    sfen = "lnsgkgsnl/1r5b1/pppp1pppp/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b - 1"
-    reconciler = Reconciler(sfen=sfen)
-    board = after(sfen, ["5e5d"])
+    reconciler, reader, board = _pawn_stand_known(7)
     labels, _ = edited(board, {})
-    results = feed(reconciler, still(SyntheticReader(7), labels, board_hands(cshogi.Board(sfen)), 0.0, 15))
+    results = feed(reconciler, still(reader, labels, board_hands(cshogi.Board(PAWN_IN_HAND_CAPTURE)), 0.0, 15))
     committed = [(k, r) for k, r in enumerate(results) if isinstance(r, MoveCommitted)]
     assert [r.moves for _, r in committed] == [("5e5d",)]
     assert committed[0][0] * 0.1 >= reconciler.config.stand_wait_seconds

@@ -82,16 +82,21 @@ def test_a_count_on_a_stand_not_read_is_refused() -> None:
 
 
 def test_movers_stand_lagging_holds_the_drop_then_the_board_decides() -> None:
-    """Sente's stand (the only one read) still shows the dropped rook for a while: the drop is held back, then
-    committed as R*1i (the rook read clearly on the board), never as another kind."""
-    board = after(ROOK_AND_GOLD, ["R*1i"])
+    """Sente's stand (the only one read, and read right while the position was confirmed) still shows the
+    dropped rook for a while: the drop is held back, then committed as R*1i (the rook read clearly on the board),
+    never as another kind."""
     reader = SyntheticReader(35)
+    reconciler = Reconciler(sfen=ROOK_AND_GOLD)
+    before = after(ROOK_AND_GOLD, [])
+    feed(reconciler, [_one_side(reader.observe_board(before, -1.0 + 0.1 * k), {"G": 1, "R": 1}, "b") for k in range(5)])
+    reconciler.observe(reader.observe_board(before, -0.5, stable=False))
+    board = after(ROOK_AND_GOLD, ["R*1i"])
     rook = split_row({"R": 0.9})
     frames = [
         _one_side(with_square(reader.observe_board(board, 0.1 * k), "1i", rook), {"G": 1, "R": 1}, "b")
         for k in range(20)
     ]
-    results = feed(Reconciler(sfen=ROOK_AND_GOLD), frames)
+    results = feed(reconciler, frames)
     committed = [(i, r.moves) for i, r in enumerate(results) if isinstance(r, MoveCommitted)]
     assert [moves for _, moves in committed] == [("R*1i",)]
     assert committed[0][0] >= 10  # held for stand_wait_seconds (1 s at 0.1 s a frame)

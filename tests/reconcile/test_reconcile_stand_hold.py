@@ -1,0 +1,78 @@
+"""Holding a move for the piece stands: only for a hand slot the stand has been seen to read.
+
+A capture or drop whose stand still reads as before it is held for `stand_wait_seconds` only when that stand has
+read that kind of that player right while the position was confirmed (`stand_trust_frames`); a stand that never
+showed the kind (this set's gold reads as nothing on the stand) gives no reason to wait.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cshogi
+import pytest
+from reconcile_scenes import after, feed
+
+from controller.reconcile import MoveCommitted, Reconciler, Result, Waiting
+from controller.reconcile.errors import ConfigError
+from controller.reconcile.synthetic import SyntheticReader
+from controller.reconcile.types import ReconcileConfig
+
+ROOK_TAKES_GOLD = "4k4/9/9/9/4g4/9/4R4/9/4K4 b {hand} 1"
+"""Sente's rook on 5g takes gote's gold on 5e (5g5e: no promotion possible); `hand`: sente's pieces in hand."""
+
+
+def _capture(hand: str, confirmed: list[dict[str, int]], lagging: dict[str, int], n: int = 15) -> list[Result]:
+    """Results of the frames after 5g5e, sente holding `hand`. While the position before it is confirmed the
+    stands read `confirmed` (one dict per frame); after the capture they read `lagging` (as before the move)."""
+    sfen = ROOK_TAKES_GOLD.format(hand=hand)
+    reader = SyntheticReader(50)
+    reconciler = Reconciler(sfen=sfen)
+    before = cshogi.Board(sfen)
+    frames = [reader.observe_board(before, -2.0 + 0.1 * k) for k in range(len(confirmed))]
+    feed(reconciler, [dataclasses.replace(f, hands=h) for f, h in zip(frames, confirmed, strict=True)])
+    reconciler.observe(reader.observe_board(before, -0.1, stable=False))
+    board = after(sfen, ["5g5e"])
+    shown = [dataclasses.replace(reader.observe_board(board, 0.1 * k), hands=lagging) for k in range(n)]
+    return feed(reconciler, shown)
+
+
+def _committed_at(results: list[Result]) -> list[tuple[int, tuple[str, ...]]]:
+    return [(k, r.moves) for k, r in enumerate(results) if isinstance(r, MoveCommitted)]
+
+
+def test_capture_of_a_kind_the_stand_never_read_is_not_held() -> None:
+    """Sente's stand read its pawn right for a while but has never held a gold: the gold captured does not show
+    on the stand (the pawn alone is read), and 5g5e is committed as soon as the frames agree, not after
+    stand_wait_seconds."""
+    results = _capture("P", [{"P": 1}] * 6, {"P": 1})
+    committed = _committed_at(results)
+    assert [moves for _, moves in committed] == [("5g5e",)]
+    assert committed[0][0] < ReconcileConfig().agree_frames + 2
+    assert not any(isinstance(r, Waiting) and "piece stand" in r.reason for r in results)
+
+
+def test_capture_of_a_kind_the_stand_reads_reliably_is_held_until_shown() -> None:
+    """Sente's stand read its gold right while the position was confirmed: a second gold captured but not yet
+    on the stand holds 5g5e back (saying so), and it is committed once the stand shows both golds."""
+    held = _capture("G", [{"G": 1}] * 6, {"G": 1}, n=8)
+    assert not any(isinstance(r, MoveCommitted) for r in held)
+    assert isinstance(held[-1], Waiting) and "piece stand" in held[-1].reason
+    shown = _capture("G", [{"G": 1}] * 6, {"G": 2}, n=8)
+    assert [moves for _, moves in _committed_at(shown)] == [("5g5e",)]
+
+
+def test_stand_read_wrong_more_often_than_right_holds_nothing() -> None:
+    """The stand read sente's gold right in 3 confirmed frames, then as nothing in 12 (a kind it mostly misses;
+    the window's vote keeps the count right a few frames longer): no reason to wait, so the capture of a second
+    gold, read as one gold, is committed at once."""
+    results = _capture("G", [{"G": 1}] * 3 + [{}] * 12, {"G": 1})
+    committed = _committed_at(results)
+    assert [moves for _, moves in committed] == [("5g5e",)]
+    assert committed[0][0] < ReconcileConfig().agree_frames + 2
+
+
+def test_stand_trust_frames_must_be_positive() -> None:
+    """A configuration that would trust a stand it never saw read a kind is refused."""
+    with pytest.raises(ConfigError, match="stand_trust_frames"):
+        ReconcileConfig(stand_trust_frames=0)
