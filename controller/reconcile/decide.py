@@ -123,7 +123,7 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     unsure_kind = scorer.kind_unread(best) or (game.habits is not None and scorer.kind_confusable(best, game.habits))
     if len(contenders) == 1 and unsure_kind:
         contenders += [h for h in ranked if h is not best and _other_drop_kind(h, best)]
-    face = _promotion_by_face(scorer, contenders, config)
+    face = _promotion_by_face(scorer, contenders, game.habits, config)
     if face is not None:
         return _clear_winner(game, face[0], face[1], scorer)
     if len(contenders) > 1:
@@ -220,13 +220,36 @@ def _kind_by_habits(
 
 
 def _promotion_by_face(
-    scorer: Scorer, contenders: list[Hypothesis], config: ReconcileConfig
+    scorer: Scorer, contenders: list[Hypothesis], habits: ReadingHabits | None, config: ReconcileConfig
 ) -> tuple[Hypothesis, float] | None:
     """The promotion choice the moved piece's face tells, with its margin, when the only question left is whether
     one move promoted (two close explanations, the same moves but for one promotion, differing on one square).
-    The face is weighed over kinds: every promoted label of the mover against every unpromoted one that can
-    promote (a horse this set's reader takes for a tokin still reads promoted), plus the prior against declining
-    (`decline_cost`); it must clear `commit_margin`. It only settles the promotion, never which move."""
+    The face is weighed over kinds (`_face_lead`: every promoted label of the mover against every unpromoted one
+    that can promote: a horse this set's reader takes for a tokin still reads promoted), plus the prior against
+    declining (`decline_cost`); it must clear `commit_margin`. Where the habits know how this reader reads the
+    rejected face on this set, that face must read as itself (a set whose silver reads promoted tells nothing by
+    a promoted face). It only settles the promotion, never which move."""
+    twins = _promotion_twins(contenders)
+    if twins is None:
+        return None
+    promoted, declined, square = twins
+    label = int(declined.labels()[square])
+    side = owner(label)
+    assert side is not None, "a moved piece has an owner"
+    lead = _face_lead(np.exp(scorer.evidence.log_probs[square]), side)
+    lead += config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
+    chosen, rejected = (promoted, declined) if lead > 0 else (declined, promoted)
+    if abs(lead) < config.commit_margin or scorer.misfit(chosen):
+        return None
+    usual = None if habits is None else habits.mean(int(rejected.labels()[square]))
+    if usual is not None and (_face_lead(usual, side) > 0) == (lead > 0):
+        return None
+    return chosen, round(abs(lead), 3)
+
+
+def _promotion_twins(contenders: list[Hypothesis]) -> tuple[Hypothesis, Hypothesis, int] | None:
+    """(promoted, declined, the square they differ on) when the contenders are exactly one move with and without
+    promoting a piece that still stands where it moved to (the same moves and takeback otherwise)."""
     if len(contenders) != 2:
         return None
     first, second = contenders
@@ -237,20 +260,9 @@ def _promotion_by_face(
         return None
     promoted, declined = (first, second) if differing[0][0].endswith("+") else (second, first)
     squares = _changed(promoted, declined.labels())
-    if len(squares) != 1:
+    if len(squares) != 1 or int(declined.labels()[squares[0]]) % 14 not in _PROMOTABLE:
         return None
-    square = squares[0]
-    label = int(declined.labels()[square])
-    side = owner(label)
-    if side is None or label % 14 not in _PROMOTABLE:
-        return None
-    row = scorer.evidence.log_probs[square]
-    face = _log_sum(row, [side * 14 + k for k in _PROMOTED]) - _log_sum(row, [side * 14 + k for k in _PROMOTABLE])
-    lead = face + config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
-    chosen = promoted if lead > 0 else declined
-    if abs(lead) < config.commit_margin or scorer.misfit(chosen):
-        return None
-    return chosen, round(abs(lead), 3)
+    return promoted, declined, squares[0]
 
 
 _PROMOTABLE = tuple(LABEL_INDEX[k] for k in ("R", "B", "S", "N", "L", "P"))
@@ -258,9 +270,12 @@ _PROMOTABLE = tuple(LABEL_INDEX[k] for k in ("R", "B", "S", "N", "L", "P"))
 _PROMOTED = tuple(LABEL_INDEX[k] for k in ("+R", "+B", "+S", "+N", "+L", "+P"))
 
 
-def _log_sum(row: np.ndarray, labels: list[int]) -> float:
-    """The log of the summed (window-mean) probabilities of `labels`."""
-    return float(np.log(np.sum(np.exp(row[labels]))))
+def _face_lead(probs: np.ndarray, side: int) -> float:
+    """Log-odds of a promoted face over an unpromoted one of player `side`, summed over kinds, in a probability
+    row (the window's geometric means, or a habit's mean row)."""
+    promoted = float(np.sum(probs[[side * 14 + k for k in _PROMOTED]]))
+    unpromoted = float(np.sum(probs[[side * 14 + k for k in _PROMOTABLE]]))
+    return float(np.log(max(promoted, 1e-12)) - np.log(max(unpromoted, 1e-12)))
 
 
 def _stand_tells(scorer: Scorer, best: Hypothesis, square: int) -> bool:

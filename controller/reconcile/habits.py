@@ -39,6 +39,13 @@ class ReadingHabits:
         """Square-frames learnt for a label."""
         return int(self._counts[label])
 
+    def mean(self, label: int) -> npt.NDArray[np.float64] | None:
+        """The reader's mean probability row on squares of `label`; None while fewer than `MIN_SQUARE_FRAMES`."""
+        if self._counts[label] < MIN_SQUARE_FRAMES:
+            return None
+        mean: npt.NDArray[np.float64] = self._sums[label] / self._counts[label]
+        return mean
+
     def likelihood(self, row: npt.NDArray[np.float64], label: int) -> float:
         """How well `label`, read the way this reader reads it, explains `row` (a cross-entropy, higher is
         better); the plain log-probability of `label` while too little is known of its habit."""

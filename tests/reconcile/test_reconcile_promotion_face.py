@@ -7,6 +7,8 @@ evidence is still asked, and the summed evidence never changes which move.
 
 from __future__ import annotations
 
+import dataclasses
+
 from reconcile_scenes import after, board_frames_with_square, decisions, feed, split_row
 
 from controller.reconcile import Ambiguous, MoveCommitted, Reconciler, Result
@@ -52,5 +54,21 @@ def test_gold_like_face_is_no_evidence_of_an_unpromoted_piece() -> None:
     gold face says nothing of promotion (the piece is a silver either way), so it is asked, not committed as the
     declined move."""
     results = _read(SILVER_ON_5D, "5d5c+", "5c", {"G": 0.8, "+S": 0.08, "S": 0.05}, seed=63)
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert {c.text for c in results[-1].candidates} == {"5d5c", "5d5c+"}
+
+
+def test_promoted_face_of_a_set_whose_unpromoted_piece_reads_promoted_is_asked() -> None:
+    """This set's silver reads as a tokin (60 %) while the position is confirmed, so the habits know its
+    unpromoted face reads promoted: after 5d5c+ read as a tokin 60 %, a promoted silver 25 %, a silver 5 %, the
+    face tells nothing on this set and the promotion is asked, not committed."""
+    face = split_row({"+P": 0.6, "+S": 0.25, "S": 0.05})
+    reader = SyntheticReader(64)
+    reconciler = Reconciler(sfen=SILVER_ON_5D)
+    before = after(SILVER_ON_5D, [])
+    feed(reconciler, board_frames_with_square(reader, before, "5d", face, 8))
+    reconciler.observe(reader.observe_board(before, 0.9, stable=False))
+    frames = board_frames_with_square(reader, after(SILVER_ON_5D, ["5d5c+"]), "5c", face, 15)
+    results = decisions(feed(reconciler, [dataclasses.replace(f, time=1.0 + f.time) for f in frames]))
     assert results and not any(isinstance(r, MoveCommitted) for r in results)
     assert {c.text for c in results[-1].candidates} == {"5d5c", "5d5c+"}
