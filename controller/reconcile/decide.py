@@ -31,6 +31,7 @@ from controller.reconcile.labels import (
     owner,
     square_name,
 )
+from controller.reconcile.questions import question_options
 from controller.reconcile.types import (
     Ambiguous,
     Candidate,
@@ -127,7 +128,8 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     if face is not None:
         return _clear_winner(game, face[0], face[1], scorer)
     if len(contenders) > 1:
-        candidates = tuple(_candidate(h) for h in contenders[: config.max_candidates])
+        asked = question_options(contenders, ranked, evidence, game.habits, config.max_candidates)
+        candidates = tuple(_candidate(h) for h in asked)
         texts = " or ".join(c.text for c in candidates)
         return Proposal(ProposalKind.PROBLEM, ("ambiguous",), Ambiguous(candidates), f"undecided: {texts}")
     margin = best.score - ranked[1].score if len(ranked) > 1 else float("inf")
