@@ -9,7 +9,7 @@ from __future__ import annotations
 import cshogi
 
 from controller.game.clock import ClockReading
-from controller.game.state import GameState, Phase
+from controller.game.state import GameState, Phase, PromptKind
 from controller.rules.game import replay
 from controller.rules.positions import board_from_sfen
 from controller.rules.types import Color
@@ -104,7 +104,8 @@ def game_view(state: GameState, now: float, *, prompt_id: int, names: dict[str, 
     """The web page's view of `state`."""
     prompt = None
     if state.phase is Phase.PROMPT and state.prompt is not None:
-        prompt = PromptView(str(prompt_id), _question(state), state.prompt.options)
+        typed = state.prompt.kind in (PromptKind.MOVE, PromptKind.PROMOTION)
+        prompt = PromptView(str(prompt_id), _question(state), state.prompt.options, typed)
     black, white = state.clock.reading(Color.BLACK, now), state.clock.reading(Color.WHITE, now)
     running = state.clock.running.value if state.clock.running is not None else None
     clocks = ClockView(int(black.main_s * 1000), int(white.main_s * 1000), 0, running)

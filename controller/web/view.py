@@ -26,11 +26,17 @@ class ClockView:
 
 @dataclass(frozen=True)
 class PromptView:
-    """A question for the player, with the answers the page offers as buttons."""
+    """A question for the player, with the answers the page offers as buttons.
+
+    Attributes:
+        typed: the page also offers a field for the move(s) played (a move question's way out: none of the
+            options was the move).
+    """
 
     prompt_id: str
     question: str
     options: tuple[str, ...]
+    typed: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,7 +120,7 @@ def view_json(view: GameView, version: int) -> dict[str, Any]:
 
 
 def _prompt_json(prompt: PromptView) -> dict[str, Any]:
-    return {"id": prompt.prompt_id, "question": prompt.question, "options": list(prompt.options)}
+    return {"id": prompt.prompt_id, "question": prompt.question, "options": list(prompt.options), "typed": prompt.typed}
 
 
 def _camera_json(camera: CameraView) -> dict[str, Any]:

@@ -92,3 +92,29 @@ def test_emergency_stop_button(browser: webdriver.Chrome, served: tuple[WebServe
     browser.find_element(By.ID, "estop").click()
     command = hub.take_command(timeout_s=5)
     assert command is not None and command.kind is CommandKind.EMERGENCY_STOP
+
+
+def test_typed_move_answers_a_move_question(browser: webdriver.Chrome, served: tuple[WebServer, ViewHub]) -> None:
+    """It should offer a field for the move(s) played under a move question and send what is typed as the answer
+    (the question's way out when no option is the move)."""
+    server, hub = served
+    browser.get(server.url)
+    view = GameView(prompt=PromptView("p4", "move: L*8a / S*8a / another move", ("L*8a", "S*8a", "another move"), True))
+    version = hub.publish(view)
+    WebDriverWait(browser, 10).until(lambda d: _version(d) >= version)
+    field = browser.find_element(By.ID, "prompt-move")
+    assert field.is_displayed()
+    field.send_keys("R*8a B*8h")
+    browser.find_element(By.CSS_SELECTOR, "#prompt-typed button").click()
+    command = hub.take_command(timeout_s=5)
+    assert command is not None and command.kind is CommandKind.ANSWER
+    assert command.args == {"prompt_id": "p4", "answer": "R*8a B*8h"}
+
+
+def test_typed_field_hidden_for_other_questions(browser: webdriver.Chrome, served: tuple[WebServer, ViewHub]) -> None:
+    """It should not offer the move field for a question that is not about a move (a takeback offer)."""
+    server, hub = served
+    browser.get(server.url)
+    version = hub.publish(GameView(prompt=PromptView("p5", "Take back 1 move?", ("take back", "keep playing"))))
+    WebDriverWait(browser, 10).until(lambda d: _version(d) >= version)
+    assert not browser.find_element(By.ID, "prompt-move").is_displayed()

@@ -119,7 +119,7 @@ def test_prompt_in_view(served: tuple[WebServer, ViewHub]) -> None:
     server, hub = served
     hub.publish(GameView(prompt=PromptView("p7", "Promote?", ("yes", "no"))))
     state = json.loads(_get(server.url + "api/state")[1])
-    assert state["prompt"] == {"id": "p7", "question": "Promote?", "options": ["yes", "no"]}
+    assert state["prompt"] == {"id": "p7", "question": "Promote?", "options": ["yes", "no"], "typed": False}
 
 
 def test_japanese_drop_and_promotion_choice() -> None:

@@ -53,9 +53,21 @@ function renderPrompt(prompt) {
   options.replaceChildren(...prompt.options.map((answer) => {
     const button = document.createElement("button");
     button.textContent = answer;
-    button.addEventListener("click", () => send("answer", { prompt_id: prompt.id, answer }));
+    button.addEventListener("click", () => {
+      send("answer", { prompt_id: prompt.id, answer });
+      if (prompt.typed && answer === "another move") $("prompt-move").focus();
+    });
     return button;
   }));
+  // a move question's way out: the move(s) played, typed (the game's referee checks them)
+  const typed = $("prompt-typed");
+  typed.hidden = !prompt.typed;
+  typed.onsubmit = (event) => {
+    event.preventDefault();
+    const answer = $("prompt-move").value.trim();
+    if (answer) send("answer", { prompt_id: prompt.id, answer });
+    $("prompt-move").value = "";
+  };
 }
 
 function renderCamera(camera) {
