@@ -125,6 +125,17 @@ def test_a_typed_number_answers_the_open_prompt(tmp_path: Path) -> None:
     assert list(effects.commands_from_outside(shell.state)) == [PromptAnswered("7g7f+")]
 
 
+def test_a_typed_move_answers_a_move_question_on_the_console(tmp_path: Path) -> None:
+    """On the console, the move(s) played typed in USI are the answer (a move question's way out), as typed."""
+    from controller.game.commands import Prompt
+    from controller.game.events import PromptAnswered
+
+    shell, effects, _p, _t, _r = build(record_settings(), tmp_path, script=[])
+    effects.carry_out(Prompt("Which move was played?", ("L*8a", "S*8a", "another move")), shell.state, 0.0)
+    effects.answer_typed(" R*8a B*8h\n")
+    assert list(effects.commands_from_outside(shell.state)) == [PromptAnswered("R*8a B*8h")]
+
+
 def test_an_engine_that_cannot_answer_aborts_the_game_with_the_reason(tmp_path: Path) -> None:
     """When the engine fails beyond what its supervisor can restart, the game ends (aborted) saying why."""
     from controller.engines.errors import EngineDied
