@@ -22,6 +22,7 @@ from vision.classifier import PieceClassifier, Prediction
 from vision.hands import StandLayout, read_hands
 from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, square_name
 from vision.orientation import axes_swapped, turns_for_side
+from vision.owner_cue import apply_owner_cue, measure
 from vision.squares import crops_from_frame, rectified_board, square_crops
 
 SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
@@ -48,7 +49,9 @@ class ReaderSettings:
     at 0.92), so the margin is wide. Not higher: label smoothing caps the top probability near 0.98, and 0.98
     flagged every clean frame. `max_unreadable`: unreadable probability above which it is. `recheck_ratio`:
     fraction of the grid support seen at finding time that a later frame must keep for the grid to be reused.
-    `stands`: where the piece stands lie relative to the board (None: do not read hands).
+    `stands`: where the piece stands lie relative to the board (None: do not read hands). `owner_cue`: multiply
+    the pieces' outline evidence (which way each point faces, whether a point is there: `vision.owner_cue`) into
+    the squares' probabilities.
     """
 
     sente_side: str | float | None = None
@@ -56,6 +59,7 @@ class ReaderSettings:
     max_unreadable: float = 0.25
     recheck_ratio: float = 0.75
     stands: StandLayout | None = field(default_factory=StandLayout)
+    owner_cue: bool = True
 
 
 @dataclass(frozen=True)
@@ -184,6 +188,8 @@ class BoardReader:
             board = rectified_board(image, geometry)
             self._geometry = geometry
         probs = self._calibration.adjust(prediction) if self._calibration else prediction.probs
+        if self._settings.owner_cue:
+            probs = apply_owner_cue(probs, measure(board))
         reason = exposure_problem(board)
         squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason))
         if not reason and not all(sq.reliable for sq in squares):

@@ -38,6 +38,9 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--calibrated-n", type=int, default=20, help="frames for the calibrated figure")
     parser.add_argument("--hands-n", type=int, default=10, help="wide frames (stands in view) for hand counts")
     parser.add_argument("--model", type=Path, help="classifier ONNX to score (default: the shipped model)")
+    parser.add_argument(
+        "--no-owner-cue", action="store_true", help="read without the pieces' outline cue (vision.owner_cue)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -52,6 +55,7 @@ class Tally:
     not_found: int = 0
     owner: int = 0
     owner_right: int = 0
+    owner_empty: int = 0
     promoted: int = 0
     promoted_right: int = 0
     hand_entries: int = 0
@@ -88,6 +92,7 @@ def score_board(tally: Tally, truth: list[str], got: list[str]) -> bool:
         if t != EMPTY:
             tally.owner += 1
             tally.owner_right += g != EMPTY and g.lstrip("+").isupper() == t.lstrip("+").isupper()
+            tally.owner_empty += g == EMPTY
             tally.promoted += 1
             tally.promoted_right += g != EMPTY and g.startswith("+") == t.startswith("+")
     tally.squares += 81
@@ -137,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         sfen = random_position(games, rng)
         options = RenderOptions(style=styles[i % len(styles)], seed=args.seed * 1000 + i, size=(width, height))
         clean = render_position(sfen, options)
-        reader = read_clean(tally, classifier, clean)
+        reader = read_clean(tally, classifier, clean, owner_cue=not args.no_owner_cue)
         occluded = render_position(sfen, RenderOptions(**{**options.__dict__, "hand": True, "pose": clean.pose}))
         read_occluded(tally, reader, occluded)
     wide = hands_in_view(args, games, classifier, styles, size=(width, height), rng=rng)
@@ -151,14 +156,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_clean(tally: Tally, classifier: Any, frame: Any) -> Any:
+def read_clean(tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = True) -> Any:
     """Read a clean frame with a fresh reader (given sente's side); returns the reader for the occluded frame."""
     import numpy as np
 
     from vision.orientation import sente_direction
     from vision.reader import BoardReader, ReaderSettings
 
-    auto = BoardReader(classifier, ReaderSettings(sente_side=None))
+    auto = BoardReader(classifier, ReaderSettings(sente_side=None, owner_cue=owner_cue))
     result_auto = auto.read(frame.image)
     if result_auto.board_found and result_auto.geometry is not None:
         tally.orient += 1
@@ -167,7 +172,9 @@ def read_clean(tally: Tally, classifier: Any, frame: Any) -> Any:
         tally.orient_right += bool(err < tolerance)
         turned = np.abs(np.roll(found, 2, axis=0) - frame.board_corners_px).max()  # the same grid turned by 180°
         tally.axis_right += bool(min(err, turned) < tolerance)
-    reader = BoardReader(classifier, ReaderSettings(sente_side=sente_direction(frame.board_corners_px)))
+    reader = BoardReader(
+        classifier, ReaderSettings(sente_side=sente_direction(frame.board_corners_px), owner_cue=owner_cue)
+    )
     start = time.perf_counter()
     result = reader.read(frame.image)
     tally.find_ms.append((time.perf_counter() - start) * 1000)
@@ -257,7 +264,7 @@ def calibrated_accuracy(
     for i in range(args.calibrated_n):
         sfen = random_position(games, rng)
         frame = render_position(sfen, RenderOptions(style=style, seed=args.seed * 5000 + i, size=size))
-        settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px))
+        settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), owner_cue=not args.no_owner_cue)
         for tally, cal in ((plain, None), (tuned, calibration)):
             result = BoardReader(classifier, settings, cal).read(frame.image)
             if result.board_found:
@@ -284,7 +291,11 @@ def report(
     print(f"board found:            {_pct(args.n - t.not_found, args.n)}")
     print(f"square accuracy:        {_pct(t.squares_right, t.squares)}")
     print(f"board accuracy:         {_pct(t.boards_right, t.boards)}  (all 81 right)")
-    print(f"owner accuracy:         {_pct(t.owner_right, t.owner)}  (occupied squares)")
+    cue = "off" if args.no_owner_cue else "on"
+    print(
+        f"owner accuracy:         {_pct(t.owner_right, t.owner)}  (occupied squares; {t.owner_empty} read as empty;"
+        f" outline cue {cue})"
+    )
     print(f"promoted accuracy:      {_pct(t.promoted_right, t.promoted)}  (occupied squares)")
     print(
         f"hand count accuracy:    {_pct(t.hand_right, t.hand_entries)}  (hands unknown in {t.hands_unknown} frames, "
