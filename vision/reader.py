@@ -25,6 +25,7 @@ from vision.orientation import axes_swapped, turns_for_side
 from vision.owner_cue import apply_owner_cue, measure
 from vision.squares import crops_from_frame, rectified_board, square_crops
 
+EMPTY_INDEX = SQUARE_LABELS.index(EMPTY)
 SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
 """How many of each base kind (both owners, promoted or not) a set holds."""
 
@@ -51,7 +52,8 @@ class ReaderSettings:
     fraction of the grid support seen at finding time that a later frame must keep for the grid to be reused.
     `stands`: where the piece stands lie relative to the board (None: do not read hands). `owner_cue`: multiply
     the pieces' outline evidence (which way each point faces, whether a point is there: `vision.owner_cue`) into
-    the squares' probabilities.
+    the squares' probabilities. `occupancy_first`: a square's label is decided occupied or empty first, then
+    owner, then kind (`occupancy_first_labels`), instead of the likeliest of the 29 labels.
     """
 
     sente_side: str | float | None = None
@@ -60,6 +62,7 @@ class ReaderSettings:
     recheck_ratio: float = 0.75
     stands: StandLayout | None = field(default_factory=StandLayout)
     owner_cue: bool = True
+    occupancy_first: bool = True
 
 
 @dataclass(frozen=True)
@@ -245,20 +248,31 @@ def judge_squares(
 ) -> list[SquareRead]:
     """Per-square verdicts: label, probability, top three, trusted or not."""
     order = np.argsort(-probs, axis=1)
-    labels = [SQUARE_LABELS[int(order[i, 0])] for i in range(81)]
+    chosen = occupancy_first_labels(probs) if settings.occupancy_first else order[:, 0]
+    labels = [SQUARE_LABELS[int(j)] for j in chosen]
     over = over_limit_squares(labels)
     squares = []
     for i in range(81):
         top = tuple((SQUARE_LABELS[int(j)], float(probs[i, j])) for j in order[i, :3])
+        p = float(probs[i, chosen[i]])
         reliable = (
             not whole_frame_bad
-            and top[0][1] >= settings.min_confidence
+            and p >= settings.min_confidence
             and float(prediction.unreadable[i]) <= settings.max_unreadable
             and float(prediction.sideways[i]) <= 0.5
             and i not in over
         )
-        squares.append(SquareRead(top[0][0], top[0][1], top, reliable))
+        squares.append(SquareRead(labels[i], p, top, reliable))
     return squares
+
+
+def occupancy_first_labels(probs: NDArray[np.float64]) -> NDArray[np.intp]:
+    """Per square, the label decided in steps: empty when `empty` is at least as likely as all pieces together;
+    else the owner whose labels sum higher, then that owner's likeliest kind. (The likeliest single label can
+    be `empty` on a square the classifier thinks 80 % occupied, its piece mass spread over several kinds.)"""
+    sente, gote, empty = probs[:, :14].sum(axis=1), probs[:, 14:28].sum(axis=1), probs[:, EMPTY_INDEX]
+    piece = np.where(sente >= gote, probs[:, :14].argmax(axis=1), 14 + probs[:, 14:28].argmax(axis=1))
+    return np.asarray(np.where(empty >= sente + gote, EMPTY_INDEX, piece), dtype=np.intp)
 
 
 def over_limit_squares(labels: list[str]) -> set[int]:

@@ -41,6 +41,9 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument(
         "--no-owner-cue", action="store_true", help="read without the pieces' outline cue (vision.owner_cue)"
     )
+    parser.add_argument(
+        "--argmax-labels", action="store_true", help="label each square by its likeliest label (not occupancy first)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -142,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         sfen = random_position(games, rng)
         options = RenderOptions(style=styles[i % len(styles)], seed=args.seed * 1000 + i, size=(width, height))
         clean = render_position(sfen, options)
-        reader = read_clean(tally, classifier, clean, owner_cue=not args.no_owner_cue)
+        reader = read_clean(tally, classifier, clean, owner_cue=not args.no_owner_cue, steps=not args.argmax_labels)
         occluded = render_position(sfen, RenderOptions(**{**options.__dict__, "hand": True, "pose": clean.pose}))
         read_occluded(tally, reader, occluded)
     wide = hands_in_view(args, games, classifier, styles, size=(width, height), rng=rng)
@@ -156,14 +159,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_clean(tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = True) -> Any:
+def read_clean(tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = True, steps: bool = True) -> Any:
     """Read a clean frame with a fresh reader (given sente's side); returns the reader for the occluded frame."""
     import numpy as np
 
     from vision.orientation import sente_direction
     from vision.reader import BoardReader, ReaderSettings
 
-    auto = BoardReader(classifier, ReaderSettings(sente_side=None, owner_cue=owner_cue))
+    auto = BoardReader(classifier, ReaderSettings(sente_side=None, owner_cue=owner_cue, occupancy_first=steps))
     result_auto = auto.read(frame.image)
     if result_auto.board_found and result_auto.geometry is not None:
         tally.orient += 1
@@ -173,7 +176,8 @@ def read_clean(tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = T
         turned = np.abs(np.roll(found, 2, axis=0) - frame.board_corners_px).max()  # the same grid turned by 180°
         tally.axis_right += bool(min(err, turned) < tolerance)
     reader = BoardReader(
-        classifier, ReaderSettings(sente_side=sente_direction(frame.board_corners_px), owner_cue=owner_cue)
+        classifier,
+        ReaderSettings(sente_side=sente_direction(frame.board_corners_px), owner_cue=owner_cue, occupancy_first=steps),
     )
     start = time.perf_counter()
     result = reader.read(frame.image)
@@ -264,7 +268,11 @@ def calibrated_accuracy(
     for i in range(args.calibrated_n):
         sfen = random_position(games, rng)
         frame = render_position(sfen, RenderOptions(style=style, seed=args.seed * 5000 + i, size=size))
-        settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), owner_cue=not args.no_owner_cue)
+        settings = ReaderSettings(
+            sente_side=sente_direction(frame.board_corners_px),
+            owner_cue=not args.no_owner_cue,
+            occupancy_first=not args.argmax_labels,
+        )
         for tally, cal in ((plain, None), (tuned, calibration)):
             result = BoardReader(classifier, settings, cal).read(frame.image)
             if result.board_found:
@@ -291,7 +299,7 @@ def report(
     print(f"board found:            {_pct(args.n - t.not_found, args.n)}")
     print(f"square accuracy:        {_pct(t.squares_right, t.squares)}")
     print(f"board accuracy:         {_pct(t.boards_right, t.boards)}  (all 81 right)")
-    cue = "off" if args.no_owner_cue else "on"
+    cue = ("off" if args.no_owner_cue else "on") + (", likeliest label" if args.argmax_labels else ", occupancy first")
     print(
         f"owner accuracy:         {_pct(t.owner_right, t.owner)}  (occupied squares; {t.owner_empty} read as empty;"
         f" outline cue {cue})"
