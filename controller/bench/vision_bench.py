@@ -39,10 +39,10 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--hands-n", type=int, default=10, help="wide frames (stands in view) for hand counts")
     parser.add_argument("--model", type=Path, help="classifier ONNX to score (default: the shipped model)")
     parser.add_argument(
-        "--no-owner-cue", action="store_true", help="read without the pieces' outline cue (vision.owner_cue)"
+        "--owner-cue", action="store_true", help="read with the pieces' outline cue (vision.owner_cue; off by default)"
     )
     parser.add_argument(
-        "--argmax-labels", action="store_true", help="label each square by its likeliest label (not occupancy first)"
+        "--occupancy-first", action="store_true", help="label squares occupancy first, then owner, then kind"
     )
     parser.set_defaults(func=run)
 
@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         sfen = random_position(games, rng)
         options = RenderOptions(style=styles[i % len(styles)], seed=args.seed * 1000 + i, size=(width, height))
         clean = render_position(sfen, options)
-        reader = read_clean(tally, classifier, clean, owner_cue=not args.no_owner_cue, steps=not args.argmax_labels)
+        reader = read_clean(tally, classifier, clean, owner_cue=args.owner_cue, steps=args.occupancy_first)
         occluded = render_position(sfen, RenderOptions(**{**options.__dict__, "hand": True, "pose": clean.pose}))
         read_occluded(tally, reader, occluded)
     wide = hands_in_view(args, games, classifier, styles, size=(width, height), rng=rng)
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_clean(tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = True, steps: bool = True) -> Any:
+def read_clean(tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = False, steps: bool = False) -> Any:
     """Read a clean frame with a fresh reader (given sente's side); returns the reader for the occluded frame."""
     import numpy as np
 
@@ -270,8 +270,8 @@ def calibrated_accuracy(
         frame = render_position(sfen, RenderOptions(style=style, seed=args.seed * 5000 + i, size=size))
         settings = ReaderSettings(
             sente_side=sente_direction(frame.board_corners_px),
-            owner_cue=not args.no_owner_cue,
-            occupancy_first=not args.argmax_labels,
+            owner_cue=args.owner_cue,
+            occupancy_first=args.occupancy_first,
         )
         for tally, cal in ((plain, None), (tuned, calibration)):
             result = BoardReader(classifier, settings, cal).read(frame.image)
@@ -299,7 +299,7 @@ def report(
     print(f"board found:            {_pct(args.n - t.not_found, args.n)}")
     print(f"square accuracy:        {_pct(t.squares_right, t.squares)}")
     print(f"board accuracy:         {_pct(t.boards_right, t.boards)}  (all 81 right)")
-    cue = ("off" if args.no_owner_cue else "on") + (", likeliest label" if args.argmax_labels else ", occupancy first")
+    cue = ("on" if args.owner_cue else "off") + (", occupancy first" if args.occupancy_first else ", likeliest label")
     print(
         f"owner accuracy:         {_pct(t.owner_right, t.owner)}  (occupied squares; {t.owner_empty} read as empty;"
         f" outline cue {cue})"

@@ -137,12 +137,12 @@ def test_owner_cue_is_capped_so_it_alone_never_makes_a_square_confident() -> Non
 
 def test_reader_with_and_without_the_cue_reads_a_training_style_frame_alike(classifier: PieceClassifier) -> None:
     """On a clear frame of a training style the reader reads the same labels with the outline cue on and off
-    (the cue is on by default), and the probabilities still sum to 1."""
+    (off by default: it did not help on the benchmark's held-out styles), and the probabilities sum to 1."""
     frame = render_position("startpos", RenderOptions(style="kanji_light", seed=21, size=(960, 720), pose=POSES[1]))
     side = sente_direction(frame.board_corners_px)
     reads = [
         BoardReader(classifier, ReaderSettings(sente_side=side, owner_cue=on)).read(frame.image) for on in (True, False)
     ]
-    assert ReaderSettings().owner_cue
+    assert not ReaderSettings().owner_cue
     assert reads[0].labels == reads[1].labels == list(frame.labels)
     assert reads[0].probs is not None and np.allclose(reads[0].probs.sum(axis=1), 1.0)
