@@ -84,8 +84,9 @@ class GameView:
         hands: its hand counts.
         expected_move: the move the board should come to (robot or assisted move), or None.
         habits: how the reader reads this set (for a drop's kind), when learnt.
-        stand_trusted: hand slots whose stand has been seen to read them right while the position was confirmed
-            (`ReconcileConfig.stand_trust_frames`): only these hold a move back while they lag.
+        stand_trusted: per hand slot, the most pieces its stand has been seen to count right while the position
+            was confirmed (`ReconcileConfig.stand_trust_frames`; 0: never): a lagging slot holds a move back only
+            when the counts before and after the move are both within it.
     """
 
     board: cshogi.Board
@@ -93,7 +94,7 @@ class GameView:
     hands: Hands
     expected_move: str | None
     habits: ReadingHabits | None = None
-    stand_trusted: frozenset[int] = frozenset()
+    stand_trusted: Hands = ()
 
 
 def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config: ReconcileConfig) -> Proposal:
@@ -184,11 +185,18 @@ def _clear_winner(game: GameView, best: Hypothesis, margin: float, scorer: Score
     seen = scorer.hands_seen
     read = [scorer.slot_read(slot) for slot in range(len(game.hands))]
     lagging = [] if seen is None else stand_lagging(seen, game.hands, best, read)
-    lagging = [slot for slot in lagging if slot in game.stand_trusted]  # a stand never seen to read it: no wait
+    lagging = [slot for slot in lagging if _stand_counts(game, slot, best.hands[slot])]
     if seen is not None and lagging:
         pending = f"waiting for the piece stands: {hands_sentences(seen, best.hands, lagging)[0]}"
         return Proposal(ProposalKind.MOVE, ("move", best.moves), commit, pending, held=True)
     return Proposal(ProposalKind.MOVE, ("move", best.moves), commit)
+
+
+def _stand_counts(game: GameView, slot: int, wanted: int) -> bool:
+    """The slot's stand has been seen to count as many pieces as the slot holds before and after the move (a
+    stand that never showed this set's gold, or never counted a third pawn, is not waited for)."""
+    trusted = game.stand_trusted[slot] if game.stand_trusted else 0
+    return max(game.hands[slot], wanted) <= trusted
 
 
 def _kind_by_habits(

@@ -26,6 +26,9 @@ from controller.rules.game import push_checked
 from controller.rules.positions import STARTPOS_SFEN, board_from_sfen
 from controller.rules.referee import legal_usi_moves
 
+MAX_HAND_COUNT = 18
+"""Most pieces of one kind a hand can hold (pawns)."""
+
 
 class Reconciler:
     """Turns a stream of observations into committed moves of one game.
@@ -49,8 +52,8 @@ class Reconciler:
         self._now = False
         self._habits = ReadingHabits(self._config.probability_floor)
         self._stand_offset: Hands | None = None
-        self._stand_right = [0] * 14
-        self._stand_wrong = [0] * 14
+        self._stand_right = np.zeros((14, MAX_HAND_COUNT + 1), dtype=np.int64)  # per slot and held count
+        self._stand_wrong = np.zeros((14, MAX_HAND_COUNT + 1), dtype=np.int64)
         self.set_position(sfen, moves)
 
     # --- the game -------------------------------------------------------------------------------------------
@@ -180,17 +183,19 @@ class Reconciler:
         for slot, (read, held) in enumerate(zip(seen, hands, strict=True)):
             if held and scorer.slot_read(slot):
                 tally = self._stand_right if read == held else self._stand_wrong
-                tally[slot] += 1
+                tally[slot, min(held, MAX_HAND_COUNT)] += 1
 
-    def _stand_trusted(self) -> frozenset[int]:
-        """Hand slots a move may be held back for: read right in `stand_trust_frames` confirmed frames and more
-        often than wrong (a stand that never showed this set's gold gives no reason to wait for one)."""
+    def _stand_trusted(self) -> Hands:
+        """Per hand slot, the most pieces its stand has been seen to count: the largest count n such that the
+        stand read the slot right, holding n or more, in `stand_trust_frames` confirmed frames and more often than
+        wrong (0: never; a stand that never showed this set's gold, or never counted a third pawn, gives no
+        reason to wait for one)."""
         needed = self._config.stand_trust_frames
-        return frozenset(
-            slot
-            for slot, (right, wrong) in enumerate(zip(self._stand_right, self._stand_wrong, strict=True))
-            if right >= needed and right > wrong
-        )
+        right = np.cumsum(self._stand_right[:, ::-1], axis=1)[:, ::-1]  # right[slot, n]: frames holding n or more
+        wrong = np.cumsum(self._stand_wrong[:, ::-1], axis=1)[:, ::-1]
+        ok = (right >= needed) & (right > wrong)
+        ok[:, 0] = True
+        return tuple(int(np.flatnonzero(row)[-1]) for row in ok)
 
     def _settle(self, proposal: Proposal, now: float) -> Result:
         if self._streak is not None and self._streak[0] == proposal.key:

@@ -170,11 +170,11 @@ class ReconcileConfig:
         stand_wait_seconds: a move whose piece stands still read as before it (the captured piece not on the
             stand yet, the dropped one still there) is held back this long, then committed on the board's
             evidence (a stand the reader miscounts must not stop the game). Only a hand slot the stand has been
-            seen to read is held for (see `stand_trust_frames`): a stand that never shows this set's gold gives
-            no reason to wait for it.
-        stand_trust_frames: a hand slot (one kind of one player) is waited for only after its stand read it right
-            (a count of one or more, as the confirmed position holds) in this many confirmed frames, and in more
-            of them than it read it wrong.
+            seen to count that far is held for (see `stand_trust_frames`): a stand that never shows this set's
+            gold gives no reason to wait for it.
+        stand_trust_frames: a hand slot (one kind of one player) is waited for only up to the count its stand
+            has been seen to read right: holding that many or more, in this many confirmed frames and in more of
+            them than it read the slot wrong.
         probability_floor: probabilities are clipped to this before taking logs.
         max_takeback_plies: how far back takebacks are looked for (0: the whole game).
         max_candidates: most candidates listed in Ambiguous.

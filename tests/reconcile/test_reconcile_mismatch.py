@@ -148,22 +148,25 @@ def test_hands_disagreeing_with_a_drop_are_asked_about() -> None:
 
 
 PAWN_IN_HAND_CAPTURE = "lnsgkgsnl/1r5b1/pppp1ppp1/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b P 1"
+TWO_PAWNS_IN_HAND = "lnsgkgsnl/1r5b1/1ppp1ppp1/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b 2P 1"
 
 
 def _pawn_stand_known(seed: int) -> tuple[Reconciler, SyntheticReader, cshogi.Board]:
-    """A reconciler whose sente stand was read right (one pawn) while the position was confirmed, the reader,
-    and the board after 5e5d (a second pawn captured); the hand is then over the board (an unstable frame)."""
-    reconciler = Reconciler(sfen=PAWN_IN_HAND_CAPTURE)
+    """A reconciler whose sente stand was seen to count two pawns right while a position was confirmed, then
+    set to a position where sente holds one and can capture a second (5e5d); the reader, and the board after
+    5e5d. The hand is then over the board (an unstable frame)."""
+    reconciler = Reconciler(sfen=TWO_PAWNS_IN_HAND)
     reader = SyntheticReader(seed)
-    before = cshogi.Board(PAWN_IN_HAND_CAPTURE)
-    feed(reconciler, still(reader, board_labels(before), board_hands(before), -1.0, 5))
-    reconciler.observe(reader.observe_board(before, -0.5, stable=False))
+    known = cshogi.Board(TWO_PAWNS_IN_HAND)
+    feed(reconciler, still(reader, board_labels(known), board_hands(known), -1.0, 5))
+    reconciler.set_position(PAWN_IN_HAND_CAPTURE)
+    reconciler.observe(reader.observe_board(cshogi.Board(PAWN_IN_HAND_CAPTURE), -0.5, stable=False))
     return reconciler, reader, after(PAWN_IN_HAND_CAPTURE, ["5e5d"])
 
 
 def test_capture_waits_for_the_piece_stand() -> None:
-    """A capture is held back while a stand that has been seen to read the captured kind still lacks the
-    captured piece (saying so), and committed at once when the stand shows it."""
+    """A capture is held back while a stand that has been seen to count that many of the captured kind still
+    lacks the captured piece (saying so), and committed at once when the stand shows it."""
     reconciler, reader, board = _pawn_stand_known(6)
     labels, _ = edited(board, {})
     early = feed(reconciler, still(reader, labels, board_hands(cshogi.Board(PAWN_IN_HAND_CAPTURE)), 0.0, 8))

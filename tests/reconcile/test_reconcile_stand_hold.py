@@ -1,8 +1,9 @@
-"""Holding a move for the piece stands: only for a hand slot the stand has been seen to read.
+"""Holding a move for the piece stands: only for a hand slot the stand has been seen to count that far.
 
 A capture or drop whose stand still reads as before it is held for `stand_wait_seconds` only when that stand has
-read that kind of that player right while the position was confirmed (`stand_trust_frames`); a stand that never
-showed the kind (this set's gold reads as nothing on the stand) gives no reason to wait.
+been seen to count that kind of that player right, as many as the move leaves or finds, while a position was
+confirmed (`stand_trust_frames`); a stand that never showed the kind (this set's gold reads as nothing on the
+stand), or never counted that many, gives no reason to wait.
 """
 
 from __future__ import annotations
@@ -22,16 +23,20 @@ ROOK_TAKES_GOLD = "4k4/9/9/9/4g4/9/4R4/9/4K4 b {hand} 1"
 """Sente's rook on 5g takes gote's gold on 5e (5g5e: no promotion possible); `hand`: sente's pieces in hand."""
 
 
-def _capture(hand: str, confirmed: list[dict[str, int]], lagging: dict[str, int], n: int = 15) -> list[Result]:
-    """Results of the frames after 5g5e, sente holding `hand`. While the position before it is confirmed the
-    stands read `confirmed` (one dict per frame); after the capture they read `lagging` (as before the move)."""
+def _capture(
+    hand: str, confirmed: list[dict[str, int]], lagging: dict[str, int], n: int = 15, known: str | None = None
+) -> list[Result]:
+    """Results of the frames after 5g5e, sente holding `hand`. While a position is confirmed (the one before
+    5g5e, or with `known` the same board with sente holding `known`, after which the position is set to the one
+    before 5g5e) the stands read `confirmed` (one dict per frame); after the capture they read `lagging`."""
     sfen = ROOK_TAKES_GOLD.format(hand=hand)
     reader = SyntheticReader(50)
-    reconciler = Reconciler(sfen=sfen)
-    before = cshogi.Board(sfen)
-    frames = [reader.observe_board(before, -2.0 + 0.1 * k) for k in range(len(confirmed))]
+    first = ROOK_TAKES_GOLD.format(hand=known or hand)
+    reconciler = Reconciler(sfen=first)
+    frames = [reader.observe_board(cshogi.Board(first), -2.0 + 0.1 * k) for k in range(len(confirmed))]
     feed(reconciler, [dataclasses.replace(f, hands=h) for f, h in zip(frames, confirmed, strict=True)])
-    reconciler.observe(reader.observe_board(before, -0.1, stable=False))
+    reconciler.set_position(sfen)
+    reconciler.observe(reader.observe_board(cshogi.Board(sfen), -0.1, stable=False))
     board = after(sfen, ["5g5e"])
     shown = [dataclasses.replace(reader.observe_board(board, 0.1 * k), hands=lagging) for k in range(n)]
     return feed(reconciler, shown)
@@ -52,21 +57,31 @@ def test_capture_of_a_kind_the_stand_never_read_is_not_held() -> None:
     assert not any(isinstance(r, Waiting) and "piece stand" in r.reason for r in results)
 
 
-def test_capture_of_a_kind_the_stand_reads_reliably_is_held_until_shown() -> None:
-    """Sente's stand read its gold right while the position was confirmed: a second gold captured but not yet
-    on the stand holds 5g5e back (saying so), and it is committed once the stand shows both golds."""
-    held = _capture("G", [{"G": 1}] * 6, {"G": 1}, n=8)
+def test_capture_to_a_count_the_stand_reads_reliably_is_held_until_shown() -> None:
+    """Sente's stand counted two golds right while a position was confirmed; now sente holds one: a second gold
+    captured but not yet on the stand holds 5g5e back (saying so), and it is committed once the stand shows
+    both golds."""
+    held = _capture("G", [{"G": 2}] * 6, {"G": 1}, n=8, known="2G")
     assert not any(isinstance(r, MoveCommitted) for r in held)
     assert isinstance(held[-1], Waiting) and "piece stand" in held[-1].reason
-    shown = _capture("G", [{"G": 1}] * 6, {"G": 2}, n=8)
+    shown = _capture("G", [{"G": 2}] * 6, {"G": 2}, n=8, known="2G")
     assert [moves for _, moves in _committed_at(shown)] == [("5g5e",)]
 
 
+def test_capture_beyond_the_count_the_stand_was_seen_to_read_is_not_held() -> None:
+    """Sente's stand counted one gold right, never two (a crowded stand may show the second as nothing): the
+    capture of a second gold, read as one, is committed at once."""
+    results = _capture("G", [{"G": 1}] * 6, {"G": 1})
+    committed = _committed_at(results)
+    assert [moves for _, moves in committed] == [("5g5e",)]
+    assert committed[0][0] < ReconcileConfig().agree_frames + 2
+
+
 def test_stand_read_wrong_more_often_than_right_holds_nothing() -> None:
-    """The stand read sente's gold right in 3 confirmed frames, then as nothing in 12 (a kind it mostly misses;
-    the window's vote keeps the count right a few frames longer): no reason to wait, so the capture of a second
-    gold, read as one gold, is committed at once."""
-    results = _capture("G", [{"G": 1}] * 3 + [{}] * 12, {"G": 1})
+    """The stand counted sente's two golds right in 3 confirmed frames, then as one in 12 (the window's vote keeps
+    the count right a few frames longer): no reason to wait, so with one gold held the capture of a second,
+    read as one gold, is committed at once."""
+    results = _capture("G", [{"G": 2}] * 3 + [{"G": 1}] * 12, {"G": 1}, known="2G")
     committed = _committed_at(results)
     assert [moves for _, moves in committed] == [("5g5e",)]
     assert committed[0][0] < ReconcileConfig().agree_frames + 2
