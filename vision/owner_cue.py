@@ -21,10 +21,10 @@ them into a square's probabilities: the owner evidence splits the piece labels b
 that says nothing, as on an empty square, leaves them as they are), the presence evidence raises every piece
 label against `empty` (never lowers it: a low-contrast piece shows no outline, which is no evidence of an
 empty square). Costs 5-15 ms per board on one core (this machine, quiet to loaded).
-Off by default (`vision.reader.ReaderSettings.owner_cue`): on the proxy looks it raises owner accuracy (98.53 ->
-99.13 % on frames not used for any choice) and leaves training styles unchanged, but on the benchmark's held-out
-styles it did not help (owner 98.426 -> 98.374 %): there the owner errors are almost all one frame whose grid was
-found in the wrong place, which no owner cue can mend.
+Off by default (`vision.reader.ReaderSettings.owner_cue`): on the proxy looks it raises owner accuracy
+(98.48 -> 99.09 % on 120 frames not used for any choice: `vision.train.owner_cue_fit`) and leaves training
+styles unchanged, but on the benchmark's held-out styles it did not help (owner 98.426 -> 98.374 %): there the
+owner errors are almost all one frame whose grid was found in the wrong place, which no owner cue can mend.
 """
 
 from __future__ import annotations
@@ -69,12 +69,16 @@ class CueCalibration:
     """From strengths to evidence: `floor` is added to both strengths before their log-ratio (a faint point
     gives little evidence); owner log-odds = `owner_weight` × log((up + floor) / (down + floor)); presence
     log-ratio = `presence_weight` × log(max(up, down) + floor) + `presence_bias`; both capped at `cap` (the
-    presence at 0 from below). Fitted by logistic regression (see the module docstring)."""
+    presence at 0 from below). The weights are logistic fits (owner given a piece; piece or empty, less the
+    fitting frames' prior) by `python -m vision.train.owner_cue_fit` (125 rendered frames of the proxy looks,
+    125 of training styles; 2026-11-22). `floor` and `cap` were chosen on such frames among 0.02/0.05/0.1 and
+    1.5/2/3 (0.05 and 0.1 tied, and the larger floor keeps empty squares' owner evidence small; cap 3 cost
+    training-style boards, 1.5 proxy owners)."""
 
     floor: float = 0.1
-    owner_weight: float = 5.49
-    presence_weight: float = 13.95
-    presence_bias: float = 27.5
+    owner_weight: float = 5.37
+    presence_weight: float = 14.31
+    presence_bias: float = 28.39
     cap: float = 2.0
 
 
