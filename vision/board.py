@@ -99,7 +99,20 @@ def find_board(image: Image) -> BoardGeometry | None:
                 break
     if best is None:
         return None
+    if scale < 1:
+        return _full_scale_shift(gray, small, best, scale)
     return BoardGeometry(best.corners / scale, best.support)
+
+
+def _full_scale_shift(gray: Image, small: Image, best: BoardGeometry, scale: float) -> BoardGeometry:
+    """The grid found at the working scale, moved by one line if the full-scale picture supports that clearly
+    better (in both mean and weakest line): shrunk and blurred, a thick board's rim seen at a steep angle can look
+    more like the outer grid line than the line itself, which the full scale still tells apart."""
+    corners = _clockwise(best.corners / scale)
+    moved, _ = _best_shift(gray, corners)
+    if np.abs(moved - corners).max() < 1.0:
+        return BoardGeometry(corners, best.support)
+    return BoardGeometry(moved, float(line_fractions(small, moved * scale).mean()))
 
 
 def _first_fits(small: Image) -> Iterator[tuple[bool, FloatArray | None]]:
