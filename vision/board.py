@@ -107,7 +107,9 @@ def find_board(image: Image) -> BoardGeometry | None:
 def _full_scale_shift(gray: Image, small: Image, best: BoardGeometry, scale: float) -> BoardGeometry:
     """The grid found at the working scale, moved by one line if the full-scale picture supports that clearly
     better (in both mean and weakest line): shrunk and blurred, a thick board's rim seen at a steep angle can look
-    more like the outer grid line than the line itself, which the full scale still tells apart."""
+    more like the outer grid line than the line itself, which the full scale still tells apart (seen on a proxy
+    look at 41 degrees: `tests/vision/test_board_rim.py`). It does not mend every misregistered grid: one frame of
+    `bench vision --n 60` (tilt 42 degrees) is still found off by over 50 pixels, all its pieces read as empty."""
     corners = _clockwise(best.corners / scale)
     moved, _ = _best_shift(gray, corners)
     if np.abs(moved - corners).max() < 1.0:
