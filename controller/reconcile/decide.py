@@ -65,6 +65,9 @@ class Proposal:
         result: what to report once it is settled (for MOVE: the commit, applied by the reconciler).
         pending: the reason reported while it is not settled yet (or, for a held MOVE, while it is held).
         held: a MOVE to hold back for `stand_wait_seconds` (the piece stands still read as before it).
+        expired: for a held MOVE, what to report instead of committing it once the hold has lasted
+            `stand_wait_seconds` (None: commit on the board's evidence): a drop whose dropper's stand, seen to
+            count that kind right, still shows the dropped piece is asked among the kinds, not guessed.
     """
 
     kind: ProposalKind
@@ -72,6 +75,7 @@ class Proposal:
     result: Result
     pending: str = ""
     held: bool = False
+    expired: Result | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,20 +125,20 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     contenders = [*contenders, *told]  # the board says one kind, the dropper's stand another: ask
     decided = _kind_by_habits(game, scorer, ranked, contenders, config)
     if decided is not None:
-        return _clear_winner(game, decided[0], decided[1], scorer)
+        return _clear_winner(game, decided[0], decided[1], scorer, ranked)
     unsure_kind = scorer.kind_unread(best) or (game.habits is not None and scorer.kind_confusable(best, game.habits))
     if len(contenders) == 1 and unsure_kind:
         contenders += [h for h in ranked if h is not best and _other_drop_kind(h, best)]
     face = _promotion_by_face(scorer, contenders, game.habits, config)
     if face is not None:
-        return _clear_winner(game, face[0], face[1], scorer)
+        return _clear_winner(game, face[0], face[1], scorer, ranked)
     if len(contenders) > 1:
         asked = question_options(contenders, ranked, evidence, game.habits, config.max_candidates)
         candidates = tuple(_candidate(h) for h in asked)
         texts = " or ".join(c.text for c in candidates)
         return Proposal(ProposalKind.PROBLEM, ("ambiguous",), Ambiguous(candidates), f"undecided: {texts}")
     margin = best.score - ranked[1].score if len(ranked) > 1 else float("inf")
-    return _clear_winner(game, best, margin, scorer)
+    return _clear_winner(game, best, margin, scorer, ranked)
 
 
 def unclear_squares(evidence: Evidence, labels: Labels, config: ReconcileConfig) -> list[int]:
@@ -171,7 +175,9 @@ def stand_lagging(seen: Hands, before: Hands, best: Hypothesis, read: Sequence[b
     ]
 
 
-def _clear_winner(game: GameView, best: Hypothesis, margin: float, scorer: Scorer) -> Proposal:
+def _clear_winner(
+    game: GameView, best: Hypothesis, margin: float, scorer: Scorer, ranked: Sequence[Hypothesis] = ()
+) -> Proposal:
     if best.takeback:
         return Proposal(ProposalKind.TAKEBACK, ("takeback", best.key()), Takeback(best.takeback, best.moves))
     if not best.moves:
@@ -188,8 +194,23 @@ def _clear_winner(game: GameView, best: Hypothesis, margin: float, scorer: Score
     lagging = [slot for slot in lagging if _stand_counts(game, slot, best.hands[slot])]
     if seen is not None and lagging:
         pending = f"waiting for the piece stands: {hands_sentences(seen, best.hands, lagging)[0]}"
-        return Proposal(ProposalKind.MOVE, ("move", best.moves), commit, pending, held=True)
+        expired = None
+        if any(best.hands[slot] < game.hands[slot] for slot in lagging):  # the dropped piece still on its stand
+            shown = [h for h in ranked if _other_drop_kind(h, best) and _stand_shows_drop(seen, read, game.hands, h)]
+            if shown:
+                kinds = (best, *shown)[: scorer.config.max_candidates]
+                expired = Ambiguous(tuple(_candidate(h) for h in kinds))
+        return Proposal(ProposalKind.MOVE, ("move", best.moves), commit, pending, held=True, expired=expired)
     return Proposal(ProposalKind.MOVE, ("move", best.moves), commit)
+
+
+def _stand_shows_drop(seen: Hands, read: Sequence[bool], before: Hands, other: Hypothesis) -> bool:
+    """Every kind `other` drops reads on its player's stand, as read, one fewer than before (the stand shows that
+    kind gone): with the best explanation's dropped piece still shown on a stand seen to count it, the player is
+    asked rather than the board's kind committed (dev game 401: this set's rook dropped on 8b read as a lance,
+    the lance still on the stand; L*8b had been committed after the wait)."""
+    dropped = [slot for slot, (now, was) in enumerate(zip(other.hands, before, strict=True)) if now < was]
+    return bool(dropped) and all(read[slot] and seen[slot] == other.hands[slot] for slot in dropped)
 
 
 def _stand_counts(game: GameView, slot: int, wanted: int) -> bool:

@@ -214,6 +214,9 @@ class Reconciler:
                 return Waiting(f"confirming {' then '.join(proposal.result.moves)} ({count}/{needed})")
             if proposal.held and now - since < self._config.stand_wait_seconds and not self._now:
                 return Waiting(proposal.pending)
+            if proposal.held and proposal.expired is not None:
+                self._now = False
+                return proposal.expired
             for usi in proposal.result.moves:
                 self._push(usi)
             self._streak = None
