@@ -196,7 +196,7 @@ def _clear_winner(
         pending = f"waiting for the piece stands: {hands_sentences(seen, best.hands, lagging)[0]}"
         expired = None
         if any(best.hands[slot] < game.hands[slot] for slot in lagging):  # the dropped piece still on its stand
-            shown = [h for h in ranked if _other_drop_kind(h, best) and _stand_shows_drop(seen, read, game.hands, h)]
+            shown = [h for h in ranked if _other_drop_kind(h, best) and _stand_shows_drop(seen, read, best, h)]
             if shown:
                 kinds = (best, *shown)[: scorer.config.max_candidates]
                 expired = Ambiguous(tuple(_candidate(h) for h in kinds))
@@ -204,12 +204,12 @@ def _clear_winner(
     return Proposal(ProposalKind.MOVE, ("move", best.moves), commit)
 
 
-def _stand_shows_drop(seen: Hands, read: Sequence[bool], before: Hands, other: Hypothesis) -> bool:
-    """Every kind `other` drops reads on its player's stand, as read, one fewer than before (the stand shows that
-    kind gone): with the best explanation's dropped piece still shown on a stand seen to count it, the player is
-    asked rather than the board's kind committed (dev game 401: this set's rook dropped on 8b read as a lance,
-    the lance still on the stand; L*8b had been committed after the wait)."""
-    dropped = [slot for slot, (now, was) in enumerate(zip(other.hands, before, strict=True)) if now < was]
+def _stand_shows_drop(seen: Hands, read: Sequence[bool], best: Hypothesis, other: Hypothesis) -> bool:
+    """Every kind `other` drops in place of `best`'s reads on its player's stand, as read, as `other` leaves it
+    (the stand shows that kind gone): with `best`'s dropped piece still shown on a stand seen to count it, the
+    player is asked rather than the board's kind committed (dev game 401: this set's rook dropped on 8b read as a
+    lance, the lance still on the stand; L*8b, then with the reply L*8b N*5b, had been committed)."""
+    dropped = [slot for slot, (mine, theirs) in enumerate(zip(other.hands, best.hands, strict=True)) if mine < theirs]
     return bool(dropped) and all(read[slot] and seen[slot] == other.hands[slot] for slot in dropped)
 
 

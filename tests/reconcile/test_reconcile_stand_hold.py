@@ -93,22 +93,27 @@ def test_stand_trust_frames_must_be_positive() -> None:
         ReconcileConfig(stand_trust_frames=0)
 
 
-ROOK_LANCE_PAWNS = "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPP3/1B7/LNSGKGSN1 b RGL3P 1"
+ROOK_LANCE_PAWNS = "lnsgkgs2/7b1/ppppppppp/9/9/9/PPPPPP3/1B7/LNSGKGSN1 b RGL3Pn 1"
 
 
-def test_dropped_kind_still_on_a_counting_stand_is_asked_after_the_wait() -> None:
-    """This set's rook reads as nothing on sente's stand and three pawns as two, while the lance and gold are
-    counted right (dev game 401). The rook dropped on 1e reads as a lance on the board; the stand still shows the
-    lance and (as it always did) no rook: after stand_wait_seconds the kind is asked, L*1e is never committed."""
+@pytest.mark.parametrize("moves", [("R*1e",), ("R*1e", "N*5e")])
+def test_dropped_kind_still_on_a_counting_stand_is_asked_after_the_wait(moves: tuple[str, ...]) -> None:
+    """This set's rook reads as nothing on sente's stand (the only one read) and three pawns as two, while the
+    lance and gold are counted right (dev game 401). The rook dropped on 1e reads as a lance on the board (and
+    may be followed by gote's knight drop before the next read); the stand still shows the lance and, as it
+    always did, no rook: after stand_wait_seconds the kind is asked, L*1e is never committed."""
     reader = SyntheticReader(51)
     reconciler = Reconciler(sfen=ROOK_LANCE_PAWNS)
     stand = {"G": 1, "L": 1, "P": 2}
     before = cshogi.Board(ROOK_LANCE_PAWNS)
-    feed(reconciler, [dataclasses.replace(reader.observe_board(before, 0.1 * k), hands=stand) for k in range(6)])
+    sente = frozenset({"b"})
+    confirmed = [reader.observe_board(before, 0.1 * k) for k in range(6)]
+    feed(reconciler, [dataclasses.replace(f, hands=stand, hand_sides=sente) for f in confirmed])
     reconciler.observe(reader.observe_board(before, 0.7, stable=False))
     lance = split_row({"L": 0.92, "R": 0.03})
-    frames = board_frames_with_square(reader, after(ROOK_LANCE_PAWNS, ["R*1e"]), "1e", lance, 25)
-    results = decisions(feed(reconciler, [dataclasses.replace(f, hands=stand, time=1.0 + f.time) for f in frames]))
+    frames = board_frames_with_square(reader, after(ROOK_LANCE_PAWNS, moves), "1e", lance, 25)
+    shown = [dataclasses.replace(f, hands=stand, hand_sides=sente, time=1.0 + f.time) for f in frames]
+    results = decisions(feed(reconciler, shown))
     assert results and not any(isinstance(r, MoveCommitted) for r in results)
     assert isinstance(results[-1], Ambiguous)
-    assert {c.text for c in results[-1].candidates} >= {"L*1e", "R*1e"}
+    assert {c.text for c in results[-1].candidates} >= {" then ".join(("L*1e", *moves[1:])), " then ".join(moves)}
