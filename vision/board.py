@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.board_rim import rim_shift
 from vision.errors import ImageError
 from vision.grid_lines import rectifying_views
 
@@ -42,6 +43,9 @@ _PARITY_GAP = 0.3  # the odd and even lines of a direction may differ this much 
 _FAINT_PARITY = 0.15  # ... or this much when the support is faint
 _TRUSTED = 0.85  # outline candidates are not tried after a grid this well supported from the lines
 _GOOD_ENOUGH = 0.9  # stop trying candidates once a grid is supported this well
+_TIE = 0.025  # a grid moved one line whose mean line support is this close is decided by the board's edge
+_REFINE = 0.58  # a refused grid this well supported at full scale is nudged onto its lines and judged again
+_WORTH_VERIFYING = 0.5  # a grid this well supported at the working scale is judged on the full-scale picture
 
 
 @dataclass(frozen=True)
@@ -87,34 +91,91 @@ def find_board(image: Image) -> BoardGeometry | None:
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     small = cv2.GaussianBlur(small, (3, 3), 0)
     best: BoardGeometry | None = None
+    judge = gray if scale < 1 else small
     for from_lines, found in _first_fits(small):
         if best is not None and best.support >= _TRUSTED and not from_lines:
             break  # a grid seen well from its own lines is not second-guessed by outlines (the search is slow)
         if found is None:
             continue
         corners, fractions = _polish(small, _clockwise(found))
-        if _accepted(small, corners, fractions) and (best is None or fractions.mean() > best.support):
+        if scale < 1:
+            if float(fractions.mean()) < _WORTH_VERIFYING or _aliased(fractions, _PARITY_GAP):
+                continue
+            corners, fractions = _full_scale(gray, corners / scale)
+        if scale < 1 and float(fractions.mean()) >= _REFINE and not _accepted(judge, corners, fractions):
+            corners, fractions = _refined(gray, corners, fractions)
+        if _accepted(judge, corners, fractions) and (best is None or fractions.mean() > best.support):
             best = BoardGeometry(corners, float(fractions.mean()))
             if best.support >= _GOOD_ENOUGH:
                 break
-    if best is None:
-        return None
-    if scale < 1:
-        return _full_scale_shift(gray, small, best, scale)
-    return BoardGeometry(best.corners / scale, best.support)
+    if best is None or scale == 1:
+        return best
+    # later frames are checked at the working scale (`check_board`): keep the support seen there
+    return BoardGeometry(best.corners, line_support(small, best.corners * scale))
 
 
-def _full_scale_shift(gray: Image, small: Image, best: BoardGeometry, scale: float) -> BoardGeometry:
-    """The grid found at the working scale, moved by one line if the full-scale picture supports that clearly
-    better (in both mean and weakest line): shrunk and blurred, a thick board's rim seen at a steep angle can look
-    more like the outer grid line than the line itself, which the full scale still tells apart (seen on a proxy
-    look at 41 degrees: `tests/vision/test_board_rim.py`). It does not mend every misregistered grid: one frame of
-    `bench vision --n 60` (tilt 42 degrees) is still found off by over 50 pixels, all its pieces read as empty."""
-    corners = _clockwise(best.corners / scale)
-    moved, _ = _best_shift(gray, corners)
-    if np.abs(moved - corners).max() < 1.0:
-        return BoardGeometry(corners, best.support)
-    return BoardGeometry(moved, float(line_fractions(small, moved * scale).mean()))
+def confirm_grid(image: Image, corners: FloatArray) -> BoardGeometry | None:
+    """The grid with these corners (9a, 1a, 1i, 9i in pixels of `image`) if the picture supports it as a 9×9
+    board by the test `find_board` applies to its candidates, else None (e.g. a grid at half the real spacing,
+    whose every other line crosses the squares)."""
+    gray = to_gray(image)
+    ordered = _clockwise(np.asarray(corners, dtype=np.float64))
+    fractions = line_fractions(gray, ordered)
+    return BoardGeometry(ordered, float(fractions.mean())) if _accepted(gray, ordered, fractions) else None
+
+
+def _full_scale(gray: Image, corners: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """A grid found at the working scale, judged on the full-scale picture (thin far lines of a steep view,
+    shrunk and blurred, look faint; at full scale they are clear) and moved by one line if that picture supports
+    that clearly better (in both mean and weakest line): shrunk and blurred, a thick board's rim seen at a steep
+    angle can look more like the outer grid line than the line itself (a proxy look at 41 degrees:
+    `tests/vision/test_board_rim.py`). Where lines cannot tell, the board's edge decides (`_registered`)."""
+    moved, fractions = _best_shift(gray, _clockwise(corners))
+    return _registered(gray, moved, fractions)
+
+
+def _refined(gray: Image, corners: FloatArray, fractions: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """A near-miss grid nudged corner by corner (a pixel, then half a pixel) while its full-scale line support
+    rises: a grid found on the shrunk picture can be a pixel or two off, enough for thin far lines to be missed."""
+    corners = corners.copy()
+    for step in (1.0, 0.5):
+        for _ in range(2):
+            improved = False
+            for index in range(8):
+                for sign in (-1.0, 1.0):
+                    trial = corners.copy()
+                    trial.flat[index] += sign * step
+                    trial_fractions = line_fractions(gray, trial)
+                    if trial_fractions.mean() > fractions.mean():
+                        corners, fractions, improved = trial, trial_fractions, True
+                        break
+            if not improved:
+                break
+    return corners, fractions
+
+
+def _registered(gray: Image, corners: FloatArray, fractions: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The grid, or the grid moved one line in a direction where that move is supported about as well by the
+    lines (mean support within `_TIE`: the rim, the table or a stand beside the board looks as much like a line as
+    the real outer line) and the board's edge clearly asks for it (`vision.board_rim.rim_shift`)."""
+    homography = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
+    tied: set[tuple[int, int]] = set()
+    for axis in (0, 1):
+        for step in (-1, 1):
+            move = GRID_CORNERS + (np.array([step, 0.0]) if axis == 0 else np.array([0.0, step]))
+            moved = cv2.perspectiveTransform(move.reshape(-1, 1, 2), homography).reshape(4, 2).astype(np.float64)
+            if float(fractions.mean() - line_fractions(gray, moved).mean()) < _TIE:
+                tied.add((axis, step))
+    if not tied:
+        return corners, fractions
+    wanted = rim_shift(gray, corners)
+    dx = wanted[0] if (0, wanted[0]) in tied else 0
+    dy = wanted[1] if (1, wanted[1]) in tied else 0
+    if dx == dy == 0:
+        return corners, fractions
+    move = (GRID_CORNERS + np.array([dx, dy], dtype=np.float64)).reshape(-1, 1, 2)
+    moved = cv2.perspectiveTransform(move, homography).reshape(4, 2).astype(np.float64)
+    return moved, line_fractions(gray, moved)
 
 
 def _first_fits(small: Image) -> Iterator[tuple[bool, FloatArray | None]]:
