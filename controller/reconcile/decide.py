@@ -29,9 +29,10 @@ from controller.reconcile.labels import (
     Labels,
     board_labels,
     owner,
+    square_index,
     square_name,
 )
-from controller.reconcile.questions import question_options
+from controller.reconcile.questions import other_drop_kinds, question_options
 from controller.reconcile.types import (
     Ambiguous,
     Candidate,
@@ -126,9 +127,13 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     decided = _kind_by_habits(game, scorer, ranked, contenders, config)
     if decided is not None:
         return _clear_winner(game, decided[0], decided[1], scorer, ranked)
-    unsure_kind = scorer.kind_unread(best) or (game.habits is not None and scorer.kind_confusable(best, game.habits))
+    unsure_kind = (
+        scorer.kind_unread(best)
+        or (game.habits is not None and scorer.kind_confusable(best, game.habits))
+        or _taken_drop_unsure(game, best)
+    )
     if len(contenders) == 1 and unsure_kind:
-        contenders += [h for h in ranked if h is not best and _other_drop_kind(h, best)]
+        contenders += [h for h in ranked if h is not best and other_drop_kinds(h, best)]
     face = _promotion_by_face(scorer, contenders, game.habits, config)
     if face is not None:
         return _clear_winner(game, face[0], face[1], scorer, ranked)
@@ -196,7 +201,7 @@ def _clear_winner(
         pending = f"waiting for the piece stands: {hands_sentences(seen, best.hands, lagging)[0]}"
         expired = None
         if any(best.hands[slot] < game.hands[slot] for slot in lagging):  # the dropped piece still on its stand
-            shown = [h for h in ranked if _other_drop_kind(h, best) and _stand_shows_drop(seen, read, best, h)]
+            shown = [h for h in ranked if other_drop_kinds(h, best) and _stand_shows_drop(seen, read, best, h)]
             if shown:
                 kinds = (best, *shown)[: scorer.config.max_candidates]
                 expired = Ambiguous(tuple(_candidate(h) for h in kinds))
@@ -227,13 +232,13 @@ def _kind_by_habits(
     the only question left is a drop's kind: every close explanation drops the same squares, the dropper's
     stand neither confirms the kind nor rules it out (`Scorer.stand_confirms`, `Scorer.stand_against`), every
     kind the player held has been seen on the board long enough (`DECIDING_SQUARE_FRAMES`), one kind explains the
-    read by `commit_margin` better than any other, and the board does not contradict it. The reader's raw
+    read by `habit_margin` better than any other, and the board does not contradict it. The reader's raw
     favourite may differ (this set's knight read as a pawn): the habits know how it misreads."""
     habits, best, labels = game.habits, ranked[0], ranked[0].labels()
     squares = sorted(dropped_squares(best.moves))
     if habits is None or not squares or any(_stand_tells(scorer, best, i) for i in squares):
         return None
-    variants = [h for h in ranked if h is best or _other_drop_kind(h, best)]
+    variants = [h for h in ranked if h is best or other_drop_kinds(h, best)]
     if len(variants) < 2 or not {id(h) for h in contenders} <= {id(h) for h in variants}:
         return None
     held = {k for i in squares for k in held_labels(int(labels[i]), best.hands, i, labels)}
@@ -245,7 +250,7 @@ def _kind_by_habits(
         key=lambda pair: -pair[0],
     )
     (top, chosen), (second, _) = fits[0], fits[1]
-    if top - second < config.commit_margin or scorer.misfit(chosen):
+    if top - second < config.habit_margin or scorer.misfit(chosen):
         return None
     return chosen, round(top - second, 3)
 
@@ -331,7 +336,7 @@ def _kinds_told_by_stand(scorer: Scorer, ranked: list[Hypothesis], best: Hypothe
     return [
         h
         for h in ranked
-        if h is not best and _other_drop_kind(h, best) and all(int(h.labels()[i]) in k for i, k in told.items())
+        if h is not best and other_drop_kinds(h, best) and all(int(h.labels()[i]) in k for i, k in told.items())
     ]
 
 
@@ -346,11 +351,20 @@ def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: Reco
     return Proposal(ProposalKind.PROBLEM, ("mismatch",), Mismatch(messages, names), messages[0])
 
 
-def _other_drop_kind(other: Hypothesis, best: Hypothesis) -> bool:
-    """`other` is `best` with other kinds dropped on the same squares (`S*5e` for `G*5e`)."""
-    if other.takeback != best.takeback or len(other.moves) != len(best.moves) or other.moves == best.moves:
-        return False
-    return all(a == b or (a[1] == b[1] == "*" and a[2:] == b[2:]) for a, b in zip(other.moves, best.moves, strict=True))
+def _taken_drop_unsure(game: GameView, best: Hypothesis) -> bool:
+    """`best` drops a piece that one of its later moves takes or moves at once (`S*2a 1a2a`): no picture shows the
+    dropped piece, so only the hand counts would tell its kind, and a miscounting stand would then decide it (a
+    development game committed S*2a for R*2a so). Unsure when its player held more than one kind, or after a
+    takeback (the hands then are an earlier position's)."""
+    kept = dropped_squares(best.moves)
+    turn = game.board.turn
+    for ply, usi in enumerate(best.moves):
+        if usi[1] != "*" or square_index(usi[2:4]) in kept:
+            continue
+        side = turn if ply % 2 == 0 else 1 - turn
+        if best.takeback or sum(1 for count in game.board.pieces_in_hand[side] if count) > 1:
+            return True
+    return False
 
 
 def _unobservable_promotion(other: Hypothesis, best: Hypothesis) -> bool:

@@ -325,7 +325,8 @@ class Scorer:
 
     def kind_confusable(self, hypothesis: Hypothesis, habits: ReadingHabits) -> bool:
         """A drop of the explanation whose read another held kind explains nearly as well, by how this reader
-        reads this set (its habits on known pieces), while the dropper's stand does not tell which kind left."""
+        reads this set (its habits on known pieces, within `habit_margin`), while the dropper's stand does not tell
+        which kind left."""
         labels = hypothesis.labels()
         for square in dropped_squares(hypothesis.moves):
             label = int(labels[square])
@@ -335,7 +336,7 @@ class Scorer:
             mine = habits.likelihood(row, label)
             held = held_labels(label, hypothesis.hands, square, labels)
             others = [habits.likelihood(row, k) for k in held if k != label]
-            if others and max(others) > mine - self.config.commit_margin:
+            if others and max(others) > mine - self.config.habit_margin:
                 return True
         return False
 

@@ -151,6 +151,11 @@ class ReconcileConfig:
         window_frames: stable frames kept as evidence (a sliding window; an unstable frame empties it).
         agree_frames: consecutive stable frames that must propose the same decision before it is reported.
         commit_margin: how far the best explanation must be ahead of the next one to be committed.
+        habit_margin: how far one dropped kind must explain the read ahead of every other held kind, by the
+            reader's learnt habits on this set, for the habits to decide the kind (or for a kind the board reads
+            to stand without a question); >= commit_margin. Habits are per kind, not per square or pose, so a thin
+            lead is no proof: leads of 2.4-2.6 committed a lance for a rook on a development game (2.0 for a bishop
+            on a benchmark game); a clear read (0.9) of a kind with plain odds elsewhere leads by about 3.3.
         prune_margin: pairs of moves whose first or second move starts on a square showing no sign of change
             (evidence for its expected label this much ahead of any other) are not scored; >= commit_margin.
         mismatch_log_odds: a square contradicts an explanation when the reader finds another occupancy (empty,
@@ -184,6 +189,7 @@ class ReconcileConfig:
     window_frames: int = 6
     agree_frames: int = 3
     commit_margin: float = 2.0
+    habit_margin: float = 3.0
     prune_margin: float = 3.0
     mismatch_log_odds: float = 3.0
     unclear_probability: float = 0.6
@@ -208,6 +214,8 @@ class ReconcileConfig:
             raise ConfigError("window_frames and agree_frames must be at least 1")
         if self.commit_margin <= 0 or self.mismatch_log_odds <= 0:
             raise ConfigError("commit_margin and mismatch_log_odds must be positive")
+        if self.habit_margin < self.commit_margin:
+            raise ConfigError(f"habit_margin ({self.habit_margin}) must be >= commit_margin ({self.commit_margin})")
         if self.prune_margin < self.commit_margin:
             raise ConfigError(f"prune_margin ({self.prune_margin}) must be >= commit_margin ({self.commit_margin})")
         if not 0.0 < self.unclear_probability < 1.0 or not 0.0 <= self.hands_min_confidence <= 1.0:

@@ -9,7 +9,7 @@ from reconcile_scenes import after, board_frames_with_square, decisions, edited,
 from controller.reconcile import Ambiguous, Mismatch, MoveCommitted, Reconciler
 from controller.reconcile.labels import board_hands
 from controller.reconcile.synthetic import NoiseModel, SyntheticReader
-from controller.reconcile.types import Observation
+from controller.reconcile.types import Observation, ReconcileConfig
 from controller.rules.positions import STARTPOS_SFEN
 
 CAPTURE_SFEN = "lnsgkgsnl/1r5b1/pppp1pppp/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b - 1"
@@ -218,11 +218,11 @@ def test_drop_read_as_the_other_owners_piece_of_the_same_kind_is_that_kind() -> 
 KNIGHT_AND_PAWN = "l1sgkgsnl/1r5b1/ppppppppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL b NP 1"
 
 
-def _knight_dropped_as_pawn_like(learnt_frames: int) -> list:
+def _knight_dropped_as_pawn_like(learnt_frames: int, config: ReconcileConfig | None = None) -> list:
     """This set's knights read 50 % pawn, 40 % knight wherever they stand; N*5e is dropped and read the same way."""
     pawnish = split_row({"P": 0.5, "N": 0.4})
     reader = SyntheticReader(25, NoiseModel(hands_visible=False))
-    reconciler = Reconciler(sfen=KNIGHT_AND_PAWN)
+    reconciler = Reconciler(config, sfen=KNIGHT_AND_PAWN)
     board = after(KNIGHT_AND_PAWN, [])
 
     def misread(obs: Observation, *squares: str) -> Observation:
@@ -239,9 +239,19 @@ def _knight_dropped_as_pawn_like(learnt_frames: int) -> list:
 
 def test_drop_misread_the_way_this_reader_misreads_the_kind_is_that_kind() -> None:
     """After 30 frames showing how this reader reads the set's knights (half pawn), a knight dropped on 5e and
-    read the same way is committed as N*5e: the habits tell the kind though the raw read leans to a pawn."""
-    results = _knight_dropped_as_pawn_like(30)
+    read the same way is committed as N*5e where the habits' lead (about 2.7 here) clears `habit_margin`: the
+    habits tell the kind though the raw read leans to a pawn."""
+    results = _knight_dropped_as_pawn_like(30, ReconcileConfig(habit_margin=2.5))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("N*5e",)]
+
+
+def test_drop_kind_told_by_the_habits_by_a_thin_lead_is_asked() -> None:
+    """The same drop under the default `habit_margin` (3): a lead of 2.7 is no proof (leads of 2.4-2.6 committed
+    a lance for a rook on a development game), so the kind is asked, the knight among the options."""
+    results = _knight_dropped_as_pawn_like(30)
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert isinstance(results[-1], Ambiguous)
+    assert {c.text for c in results[-1].candidates} >= {"N*5e", "P*5e"}
 
 
 def test_drop_kind_is_asked_while_the_habits_are_young() -> None:
