@@ -9,7 +9,9 @@ with `--port PATH`. Faults are injected by configuration (`--faults key=value,..
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 import time
 from typing import Any
 
@@ -68,13 +70,23 @@ def _run_grbl(args: argparse.Namespace) -> int:
         print(f"{event.time_s:.3f} {event.kind.value} {position} {event.detail}".rstrip(), file=sys.stderr)
 
     server = FakeGrblServer(config, on_event=show if args.events else None)
+    interrupted = _stop_on_signals()
     print(server.start(), flush=True)
     try:
-        while server.running():
+        while server.running() and not interrupted.is_set():
             time.sleep(0.2)
-        print("fake GRBL: port closed (injected disconnect)", file=sys.stderr)
-    except KeyboardInterrupt:
-        pass
+        if not interrupted.is_set():
+            print("fake GRBL: port closed (injected disconnect)", file=sys.stderr)
     finally:
         server.stop()
     return 0
+
+
+def _stop_on_signals() -> threading.Event:
+    """An event set by Ctrl-C (SIGINT) or SIGTERM. A flag, not KeyboardInterrupt: an exception raised at any
+    point of the serving loop can leave a thread's state half-updated (`Thread.is_alive` interrupted), and the
+    process then hung on exit in CI instead of stopping."""
+    interrupted = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: interrupted.set())
+    return interrupted

@@ -17,6 +17,17 @@ def _start(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def _finish(process: subprocess.Popen[str], timeout: float = 20.0) -> str:
+    """The process's stderr once it has exited; killed (and the test failed) if it does not exit in time, so a
+    hung server never outlives its test."""
+    try:
+        return process.communicate(timeout=timeout)[1]
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+
+
 def test_sim_grbl_prints_path_and_serves_until_interrupted() -> None:
     """It should print the device path, serve a gantry's home/move/grip, log head events and exit 0 on Ctrl-C."""
     process = _start("--fast", "--boot-delay", "0.05", "--events")
@@ -36,7 +47,7 @@ def test_sim_grbl_prints_path_and_serves_until_interrupted() -> None:
         gantry.close()
     finally:
         process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=10)
+        stderr = _finish(process)
     assert process.returncode == 0
     assert "grip 50.000,60.000,-5.000" in stderr
 
@@ -44,6 +55,6 @@ def test_sim_grbl_prints_path_and_serves_until_interrupted() -> None:
 def test_sim_grbl_rejects_unknown_fault() -> None:
     """It should exit 1 with a clear message for an unknown fault setting."""
     process = _start("--faults", "explode=1")
-    _, stderr = process.communicate(timeout=20)
+    stderr = _finish(process)
     assert process.returncode == 1
     assert "unknown fault setting 'explode=1'" in stderr
