@@ -128,8 +128,13 @@ class FakeGrbl:
         return (p[0] + self._offset[0], p[1] + self._offset[1], p[2] + self._offset[2])
 
     def power_cycle(self, now: float) -> None:
-        """A hard reset (Arduino DTR auto-reset on port open, or power): reboots after the boot delay."""
-        self.advance(now)
+        """A hard reset (Arduino DTR auto-reset on port open, or power): reboots after the boot delay. A boot in
+        progress starts again and its banner never comes, so the host sees exactly one banner after opening the
+        port even when it opens just as an earlier boot ends (finishing that boot first sent two: the second was
+        taken for an unexpected reset, a rare CI failure)."""
+        if self._state is not DeviceState.BOOTING:
+            self.advance(now)
+        self._now = max(now, self._now)
         self._stop_everything(now, "power-cycle")
         self._reboot(now, "power-cycle")
 

@@ -48,6 +48,18 @@ def test_power_on_prints_banner_and_alarm_lock() -> None:
     assert host.send(b"$X\n") == ["[MSG:Caution: Unlocked]", "ok"]
 
 
+def test_port_opened_as_the_power_on_boot_ends_gives_one_banner() -> None:
+    """A hard reset (the port's open) at the very moment an earlier boot would end restarts that boot: the host
+    sees one banner, not the old boot's and then the new one's (taken for an unexpected reset)."""
+    device = FakeGrbl(FakeGrblConfig(boot_delay_s=0.05), 0.0)
+    device.power_cycle(0.05)
+    out = b""
+    for t in (0.05, 0.08, 0.10, 0.2):
+        device.advance(t)
+        out += device.take_output(t)
+    assert out.count(b"Grbl 1.1h") == 1 and device.state is not DeviceState.BOOTING
+
+
 def test_crlf_gives_two_oks() -> None:
     """It should treat CR and LF each as a line end, as GRBL 1.1h does."""
     host = unlocked()
