@@ -15,6 +15,8 @@ PIECE_LABELS: tuple[str, ...] = (*KINDS, *(k.lower() for k in KINDS))
 """28 owner-and-kind labels: sente's 14 then gote's 14."""
 SQUARE_LABELS: tuple[str, ...] = (*PIECE_LABELS, EMPTY)
 """The 29 classes a square can be."""
+EMPTY_INDEX = SQUARE_LABELS.index(EMPTY)
+"""The empty class's index (the last)."""
 
 HAND_KINDS: tuple[str, ...] = ("R", "B", "G", "S", "N", "L", "P")
 """Kinds that can be in hand, in SFEN hand order."""

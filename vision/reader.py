@@ -20,12 +20,11 @@ from numpy.typing import NDArray
 from vision.board import BoardGeometry, Image, check_board, find_board, to_gray
 from vision.classifier import PieceClassifier, Prediction
 from vision.hands import StandLayout, read_hands
-from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, square_name
+from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_labels, square_name
 from vision.orientation import axes_swapped, turns_for_side
 from vision.owner_cue import apply_owner_cue, measure
 from vision.squares import crops_from_frame, rectified_board, square_crops
 
-EMPTY_INDEX = SQUARE_LABELS.index(EMPTY)
 SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
 """How many of each base kind (both owners, promoted or not) a set holds."""
 

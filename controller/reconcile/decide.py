@@ -304,13 +304,16 @@ def _promotion_twins(contenders: list[Hypothesis]) -> tuple[Hypothesis, Hypothes
 _PROMOTABLE = tuple(LABEL_INDEX[k] for k in ("R", "B", "S", "N", "L", "P"))
 """Sente's labels of the kinds that can promote (gote's: these plus 14); a king or gold face says nothing."""
 _PROMOTED = tuple(LABEL_INDEX[k] for k in ("+R", "+B", "+S", "+N", "+L", "+P"))
+_PROMOTABLE_OF = tuple([side * 14 + k for k in _PROMOTABLE] for side in (0, 1))
+_PROMOTED_OF = tuple([side * 14 + k for k in _PROMOTED] for side in (0, 1))
+"""Per player (0 sente, 1 gote): the label indices `_face_lead` sums, built once."""
 
 
 def _face_lead(probs: np.ndarray, side: int) -> float:
     """Log-odds of a promoted face over an unpromoted one of player `side`, summed over kinds, in a probability
     row (the window's geometric means, or a habit's mean row)."""
-    promoted = float(np.sum(probs[[side * 14 + k for k in _PROMOTED]]))
-    unpromoted = float(np.sum(probs[[side * 14 + k for k in _PROMOTABLE]]))
+    promoted = float(np.sum(probs[_PROMOTED_OF[side]]))
+    unpromoted = float(np.sum(probs[_PROMOTABLE_OF[side]]))
     return float(np.log(max(promoted, 1e-12)) - np.log(max(unpromoted, 1e-12)))
 
 
