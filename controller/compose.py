@@ -3,7 +3,8 @@ objects, choosing real or fake explicitly from config or flags (never by catchin
 
 Owns: loading the hardware settings, building the GPIO backend the config names, opening the GRBL gantry on a
 port, the gantry restart used by recovery (soft reset or reconnect, then home), and an executor wired to them;
-for the game: the camera the config names, the real motion gate and reader on it, started engines, and the
+for the game: the camera the config names, the real motion gate and reader on it (learning the piece set from
+each game's confirmed start, as [vision] says: `piece_set`), started engines, and the
 simulated world of `--sim` (virtual board, camera and person, the fake GRBL device on a pty linked through the
 real `GrblGantry`, its head events moving the virtual pieces).
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.config import CameraConfig, CameraKind, split_gantry_port
+from controller.config import CameraConfig, CameraKind, VisionConfig, split_gantry_port
 from controller.engines.spec import EngineSpec
 from controller.planning.executor import AskHuman, Executor, Interruption
 from controller.planning.model import Transfer
@@ -208,7 +209,8 @@ def sim_config_path() -> Path:
 
 
 def camera_eyes(source: Any, sente_side: str | float | None = None) -> Any:
-    """The real motion gate and board reader on a frame source (`controller.runner.eyes.CameraEyes`).
+    """The real motion gate and board reader on a frame source (`controller.runner.eyes.CameraEyes`); the reader
+    can learn the piece set from a confirmed start (`controller.runner.set_learning`; set up by `piece_set`).
 
     `sente_side`: the image side (`bottom`, ...) or direction (degrees, as `vision.orientation`) sente sits at,
     when the installation knows it ([camera] sente_side); None lets the reader decide from the pieces.
@@ -217,6 +219,8 @@ def camera_eyes(source: Any, sente_side: str | float | None = None) -> Any:
         ValueError: when the piece classifier model is missing (it names the file).
     """
     from controller.runner.eyes import CameraEyes
+    from controller.runner.set_learning import StartLearningReader, vision_learn
+    from vision.classifier import PieceClassifier
     from vision.errors import ModelError
     from vision.motion import MotionGate
     from vision.reader import BoardReader, ReaderSettings
@@ -226,7 +230,31 @@ def camera_eyes(source: Any, sente_side: str | float | None = None) -> Any:
         reader = BoardReader(settings=settings)
     except ModelError as exc:
         raise ValueError(f"the board reader cannot start: {exc}") from exc
-    return CameraEyes(source, MotionGate(), reader, min_confidence=settings.min_confidence)
+    learning = StartLearningReader(reader, vision_learn(PieceClassifier))
+    return CameraEyes(source, MotionGate(), learning, min_confidence=settings.min_confidence)
+
+
+def piece_set(eyes: Any, vision: VisionConfig, say: Callable[[str], None]) -> Callable[[str], bool] | None:
+    """Set up what the eyes' reader knows of the piece set, as [vision] says: the user's calibration file is read
+    with from the start (and wins), else the set is learnt from each confirmed standard start when `learn_set`.
+    Returns the hook to call with the start SFEN once the setup check confirms a new game's start, or None when
+    the reader cannot learn (stand-in eyes; the file, if any, is then not used either).
+
+    Raises:
+        ValueError: the calibration file is malformed or made for another classifier model (it says which).
+    """
+    from controller.runner.set_learning import StartLearningReader
+
+    reader = getattr(eyes, "reader", None)
+    if not isinstance(reader, StartLearningReader):
+        return None
+    reader.enabled, reader.say = vision.learn_set, say
+    if vision.calibration is not None:
+        from vision.calibration import Calibration
+
+        reader.use_calibration(Calibration.load(vision.calibration))
+        say(f"  piece set: the calibration {vision.calibration} is used")
+    return reader.start_confirmed
 
 
 def real_camera(camera: CameraConfig) -> Any:

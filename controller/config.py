@@ -1,7 +1,7 @@
 """The one TOML config of shogi-robot, read and validated once at start-up into frozen dataclasses.
 
-Owns: the sections [game], [clock], [engine], [camera] and [sim], and the check that the file holds no section or
-key anybody does not know. The hardware sections ([gantry], [board], [stands], [gpio]) are read by
+Owns: the sections [game], [clock], [engine], [camera], [vision] and [sim], and the check that the file holds no
+section or key anybody does not know. The hardware sections ([gantry], [board], [stands], [gpio]) are read by
 `hardware.settings` (all four, or none: a config without them has no hardware settings). Every error is a
 `hardware.errors.ConfigError` (a ValueError) naming the section and the key: unknown key, wrong type, out of
 range, missing required. Relative paths are taken from the config file's directory.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import tomllib
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from hardware.errors import ConfigError
 from hardware.settings import HardwareSettings, settings_from_document
 
 HARDWARE_SECTIONS = ("gantry", "board", "stands", "gpio")
-CONTROLLER_SECTIONS = ("game", "clock", "engine", "camera", "sim")
+CONTROLLER_SECTIONS = ("game", "clock", "engine", "camera", "vision", "sim")
 KNOWN_SECTIONS = CONTROLLER_SECTIONS + HARDWARE_SECTIONS
 """Every top-level table the config may hold; another is an error (a typo, or a key outside its table)."""
 
@@ -96,6 +96,21 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
+class VisionConfig:
+    """[vision]: what the reader knows of the piece set.
+
+    Attributes:
+        learn_set: learn the set from each game's starting position once the setup check confirms it (the
+            standard start only; `controller.runner.set_learning`), and read with it from then on.
+        calibration: the user's calibration file (`shogi-robot vision calibrate`, or the page's `piece-set.json`),
+            read with from the start; it wins: nothing is then learnt. None: no such file.
+    """
+
+    learn_set: bool = True
+    calibration: Path | None = None
+
+
+@dataclass(frozen=True)
 class SimConfig:
     """[sim]: the simulated world used with `--sim`.
 
@@ -130,6 +145,7 @@ class Config:
     source: Path | None = None
     gantry_port: str | None = None
     """[gantry] port: the gantry controller's serial device (`--port` overrides it); None when not given."""
+    vision: VisionConfig = field(default_factory=VisionConfig)
 
     def game_settings(self, mode: Mode | None = None) -> GameSettings:
         """The state machine's settings, for `mode` (default: the config's)."""
@@ -251,6 +267,7 @@ def config_from_document(
         clock=_read_clock(_reader("clock", doc)),
         engine=_read_engine(_reader("engine", doc)),
         camera=_read_camera(_reader("camera", doc), base) if "camera" in doc else None,
+        vision=_read_vision(_reader("vision", doc), base),
         sim=_read_sim(_reader("sim", doc), base, styles if styles is not None else shipped_styles()),
         hardware=hardware,
         source=source,
@@ -418,6 +435,15 @@ def _sente_side(s: _Reader) -> str | float | None:
         "camera", "sente_side", f"must be one of {', '.join(SENTE_SIDES)} or a direction in degrees "
         f"(-360..360, 90 = picture bottom), got {value!r}"
     )  # fmt: skip
+
+
+def _read_vision(s: _Reader, base: Path) -> VisionConfig:
+    learn = s.boolean("learn_set", default=True)
+    calibration = s.path("calibration", base, must_exist=True) if s.has("calibration") else None
+    if calibration is not None and not calibration.is_file():
+        raise ConfigError("vision", "calibration", f"{str(calibration)!r} is not a file")
+    s.finish()
+    return VisionConfig(learn, calibration)
 
 
 def _read_sim(s: _Reader, base: Path, styles: Collection[str]) -> SimConfig:

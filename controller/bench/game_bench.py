@@ -8,7 +8,8 @@ in training (the model's held-out styles, in turn). The reader is told which sid
 as an installed robot's camera mount would say (`--auto-orient`: it decides from the pieces). Prints per game,
 then in total: moves recorded correctly (target 100 %), false moves committed (target 0), prompts per 100 moves
 (target < 1), median and p95 time from the first stable frame to the committed move (target <= 300 ms), games
-with any error. `--calibrate`: the reader is first calibrated to each game's piece set, as a user does once.
+with any error. `--calibrate`: the reader is first calibrated to each game's piece set, as a user does once;
+otherwise it learns the set from each game's confirmed start position, as the product does (`--no-learn-set`: not).
 Then `--play N` simulated games against the engine on the virtual board (default 1): games completed, robot moves
 confirmed by the camera on the first try.
 """
@@ -38,6 +39,12 @@ def register_bench(subparsers: Any) -> None:
         action="store_true",
         help="calibrate the reader to each game's piece set first, as a user does (start position, then every "
         "piece turned over)",
+    )
+    parser.add_argument(
+        "--no-learn-set",
+        dest="learn_set",
+        action="store_false",
+        help="the reader does not learn the piece set from each game's confirmed start ([vision] learn_set = false)",
     )
     parser.add_argument("--plies", type=int, default=0, help="replay only the first P plies of each game (0: all)")
     parser.add_argument("--games", type=Path, default=DEFAULT_GAMES, help="USI game list, one game per line")
@@ -74,7 +81,14 @@ def run(args: argparse.Namespace) -> int:
     classifier = load_classifier()
     print(
         f"# bench game: {len(games)} games of {args.games} from game {args.first + 1}, held-out styles "
-        f"{', '.join(styles)}, {size[0]}x{size[1]}" + (", reader calibrated to each set" if args.calibrate else "")
+        f"{', '.join(styles)}, {size[0]}x{size[1]}"
+        + (
+            ", reader calibrated to each set"
+            if args.calibrate
+            else ", set learnt from each game's start"
+            if args.learn_set
+            else ", generic reader (no set learnt)"
+        )
     )
     reports: list[GameReport] = []
     started = time.perf_counter()
@@ -92,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
             max_tilt_deg=args.max_tilt,
             auto_orient=args.auto_orient,
             calibrate=args.calibrate,
+            learn_set=args.learn_set,
         )
         reports.append(report)
         _print_game(index, seed, style, report, args.verbose)

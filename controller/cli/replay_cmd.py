@@ -45,6 +45,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--calibrate", action="store_true", help="calibrate the reader to the piece set first (as a user does once)"
     )
+    parser.add_argument(
+        "--no-learn-set",
+        dest="learn_set",
+        action="store_false",
+        help="do not learn the piece set from the confirmed start position ([vision] learn_set = false)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="print each prompt and error as it happens")
     parser.set_defaults(func=run)
 
@@ -100,6 +106,7 @@ def replay_one(
     auto_orient: bool = False,
     frames_dir: Path | None = None,
     calibrate: bool = False,
+    learn_set: bool = True,
 ) -> GameReport:
     """Replay one game with fresh world, gate, reader and reconciler (the classifier is shared).
 
@@ -107,11 +114,15 @@ def replay_one(
     is told that direction (from the camera's pose, before the game); with `auto_orient` it decides from the
     pieces instead, as for a camera nobody set up. With `calibrate` the reader is first calibrated to the piece
     set as a user does it (`vision.calibration`): a picture of the starting position, then one with every piece
-    turned over in place, both taken by the game's own camera before the game; the game then starts."""
+    turned over in place, both taken by the game's own camera before the game; the game then starts. Without it,
+    and with `learn_set`, the reader learns the set from the start position the setup check confirms, as the
+    product does (`controller.runner.set_learning`, off the loop); the outcome is among the report's events."""
     from controller.reconcile import Reconciler
+    from controller.runner.set_learning import StartLearningReader, vision_learn
     from controller.sim import CameraSettings, SimulatedHuman, VirtualBoard, VirtualCamera
     from controller.sim.replay import ReplaySettings, replay_game, save_frame
     from hardware.settings import load_settings
+    from vision.classifier import PieceClassifier
     from vision.motion import MotionGate
     from vision.orientation import sente_direction
     from vision.reader import BoardReader, ReaderSettings
@@ -126,7 +137,12 @@ def replay_one(
     side = None if auto_orient else sente_direction(camera.last.board_corners_px)
     reader_settings = ReaderSettings(sente_side=side)
     calibration = _calibration(board, camera, classifier, side) if calibrate else None
-    reader = BoardReader(classifier, reader_settings, calibration)
+    reader = StartLearningReader(
+        BoardReader(classifier, reader_settings, calibration),
+        vision_learn(PieceClassifier),
+        enabled=learn_set,
+        user_calibration=calibration is not None,
+    )
     settings = dataclasses.replace(settings or ReplaySettings(), reader_min_confidence=reader_settings.min_confidence)
     on_frame = None
     if frames_dir is not None:
@@ -135,7 +151,7 @@ def replay_one(
         def on_frame(index: int, frame: Any, _result: Any) -> None:
             save_frame(directory, index, frame)
 
-    return replay_game(
+    report = replay_game(
         moves,
         start_sfen=start_sfen,
         human=human,
@@ -145,7 +161,16 @@ def replay_one(
         reconciler=Reconciler(sfen=start_sfen),
         settings=settings,
         on_frame=on_frame,
+        on_setup=lambda: reader.start_confirmed(start_sfen),
     )
+    reader.wait()  # a learning still running (a very short game) would compete with the next game
+    used = len(reader.outcomes)
+    reader.settle()
+    report.events += [
+        outcome.describe() + ("" if i < used else " (after the game: not used)")
+        for i, outcome in enumerate(reader.outcomes)
+    ]
+    return report
 
 
 def _calibration(board: Any, camera: Any, classifier: PieceClassifier, side: float | None) -> Any:
@@ -210,6 +235,7 @@ def run(args: argparse.Namespace) -> int:
             auto_orient=args.auto_orient,
             frames_dir=args.frames_dir,
             calibrate=args.calibrate,
+            learn_set=args.learn_set,
         )
     except SimError as exc:
         raise CommandError(f"the simulated person could not play the record: {exc}") from exc

@@ -104,6 +104,8 @@ class Effects:
         speech_language: `en` or `ja` for the spoken moves.
         hub: the web page's hub, when `--web` is on.
         on_prompt: told of each prompt (the simulated human answers through it).
+        on_start: told the start SFEN when a new game's start position is confirmed and its journal starts (the
+            reader learns the piece set from it: `controller.runner.set_learning`).
         board_every: print the compact board every this many moves (0: only at the end).
         names: player names for the web page.
         controls: the page's controls that are not game events (emergency stop, jog, calibrations).
@@ -117,6 +119,7 @@ class Effects:
     speaker: Speaker | None = None
     hub: ViewHub | None = None
     on_prompt: Callable[[Prompt, GameState], None] | None = None
+    on_start: Callable[[str], object] | None = None
     board_every: int = 10
     names: dict[str, str] = field(default_factory=dict)
     speech_language: str = "en"
@@ -175,6 +178,8 @@ class Effects:
         self.say(f"  journal {log.journal.path}; records {', '.join(str(p) for p in self.files.records())}")
         if self.hub is not None:
             self.hub.set_record_source(self._record_bytes)
+        if self.on_start is not None:
+            self.on_start(command.settings.start_sfen)
 
     def _save(self, command: SaveJournal, state: GameState, now: float) -> None:
         if self.files.log is None:

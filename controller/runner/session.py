@@ -2,8 +2,10 @@
 
 Owns: `run_session`: build the parts through `controller.compose`, real or simulated as chosen explicitly by
 `--sim` or the config, start or resume the game, run the shell, close engines, gantry, fake device and web server
-(the options and figures are `controller.runner.options`). With `--sim`, only the world is simulated (board,
-camera, person, GRBL device): the reader, reconciler, rules, engine, planner and serial link are the real ones.
+(the options and figures are `controller.runner.options`). The reader learns the piece set from each new game's
+confirmed standard start unless [vision] says otherwise (`compose.piece_set`). With `--sim`, only the world is
+simulated (board, camera, person, GRBL device): the reader, reconciler, rules, engine, planner and serial link are
+the real ones.
 """
 
 from __future__ import annotations
@@ -103,6 +105,7 @@ class _Session:
             if world is not None
             else self.make_eyes(self._real_camera(), sente_side(self.config, self.options))
         )
+        effects.on_start = compose.piece_set(eyes, self.config.vision, self.say)
         if settings.mode is Mode.PLAY:
             effects.opponent = self._opponent()
             effects.names = names(settings, self.config.engine.engine)

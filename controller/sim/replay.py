@@ -136,8 +136,12 @@ def replay_game(
     settings: ReplaySettings | None = None,
     wall: Callable[[], float] = time.perf_counter,
     on_frame: Callable[[int, np.ndarray, Result], None] | None = None,
+    on_setup: Callable[[], object] | None = None,
 ) -> GameReport:
-    """Play `moves` (USI) from `start_sfen` with the simulated person and record what the pipeline commits."""
+    """Play `moves` (USI) from `start_sfen` with the simulated person and record what the pipeline commits.
+
+    `on_setup` is called once, when the setup check first sees the start position (just after that frame's read):
+    the reader learns the piece set from it (`controller.runner.set_learning`)."""
     s = settings or ReplaySettings()
     plies = list(moves[: s.max_plies] if s.max_plies else moves)
     record = GameRecord(start_sfen, headers={"event": "shogi-robot replay", "black": "sim", "white": "sim"})
@@ -157,7 +161,10 @@ def replay_game(
         end = run.t + (wall() - begin)
         if run.stable_since is not None and camera.last is not None and camera.last.occluded_squares:
             run.report.arm_reads += 1
+        seen = run.setup_seen
         _take_result(run, result, reconciler, end, moving=bool(timeline.steps))
+        if on_setup is not None and run.setup_seen and not seen:
+            on_setup()
         if on_frame is not None:
             on_frame(run.report.frames, frame, result)
         run.report.frames += 1

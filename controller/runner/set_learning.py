@@ -1,0 +1,234 @@
+"""The reader learns the piece set from the game's own starting position, while the game goes on.
+
+Every game starts from a position the setup check confirms. When that is the standard start, the confirming
+frame is a free calibration photo of the set's unpromoted faces, in the very camera pose of the game: exactly the
+faces a drop shows. `vision.calibration.calibrate(start, None, ...)` learns from it (about 4 s on one core here,
+so on a worker thread with its own classifier instance: OpenCV's network is not safe to run from two threads at
+once, and the reader must not wait); the reader uses the result from the first frame after it is ready.
+
+Owns: `StartLearningReader`, a `vision.reader.BoardReader` wrapper that keeps the last frame it read, starts the
+learning when told the start is confirmed (`start_confirmed`), installs the result on the loop's own thread (in
+`read`), and gives way to the user's calibration (a file loaded at start-up, or the page's two-photo calibration
+through `use_calibration`): that one always wins. A failed learning (board not found, `CalibrationError`, any
+error of the learning) is logged and said, and the reader goes on with what it had. Only the standard start is
+learnt from (`calibrate` knows no other position): a handicap or a given SFEN plays on the generic classifier.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from controller.rules.positions import STARTPOS_SFEN
+
+log = logging.getLogger(__name__)
+
+STANDARD_BOARD = STARTPOS_SFEN.split()[0]
+"""The board field of the one position the set is learnt from."""
+
+Learn = Callable[[Any, Any], Any]
+"""Learns a calibration from a start frame and the reader's sente side (`vision_learn`, or a stand-in)."""
+
+
+class Reader(Protocol):
+    """`vision.reader.BoardReader`, as far as the learning uses it."""
+
+    def read(self, image: Any) -> Any:
+        """Read one frame."""
+        ...
+
+    def use_calibration(self, calibration: Any) -> None:
+        """Read with this calibration from the next frame on."""
+        ...
+
+
+class SetSource(enum.Enum):
+    """Where the reader's piece-set knowledge comes from now."""
+
+    GENERIC = "generic"
+    LEARNT = "learnt"
+    """Learnt from a confirmed starting position of a game."""
+    USER = "user"
+    """The user's calibration (a file given at start-up, or the page's two photos): never replaced here."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one learning ended: the calibration (None when it failed), the time it took, the reason of a
+    failure."""
+
+    calibration: Any
+    seconds: float
+    error: str = ""
+
+    def describe(self) -> str:
+        """One line for logs and reports."""
+        if self.calibration is None:
+            return f"piece set: learning from the start position failed after {self.seconds:.1f} s ({self.error})"
+        return f"piece set: learnt from the start position in {self.seconds:.1f} s"
+
+
+def vision_learn(new_classifier: Callable[[], Any]) -> Learn:
+    """The real learning: `calibrate(start, None, classifier, sente_side=...)` on a classifier of its own (made
+    by `new_classifier` for each learning, from the reader's model)."""
+
+    def learn(start: Any, sente_side: Any) -> Any:
+        from vision.calibration import calibrate
+
+        return calibrate(start, None, new_classifier(), sente_side=sente_side)
+
+    return learn
+
+
+def _on_a_thread(job: Callable[[], None]) -> threading.Thread:
+    thread = threading.Thread(target=job, name="learn-piece-set", daemon=True)
+    thread.start()
+    return thread
+
+
+class StartLearningReader:
+    """A board reader that learns the piece set from each confirmed standard start (see the module)."""
+
+    def __init__(
+        self,
+        reader: Any,
+        learn: Learn,
+        *,
+        enabled: bool = True,
+        user_calibration: bool = False,
+        say: Callable[[str], None] | None = None,
+        spawn: Callable[[Callable[[], None]], threading.Thread] = _on_a_thread,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        """`reader`: the `BoardReader`; `learn`: `vision_learn(...)`; `enabled`: learn at all (config
+        `[vision] learn_set`); `user_calibration`: the reader already has the user's calibration (it wins); `say`:
+        where the outcome is told (the loop's thread); `spawn`: runs the learning off the loop."""
+        self._reader, self._learn, self._spawn, self._clock = reader, learn, spawn, clock
+        self.enabled = enabled
+        """Learn at all (`[vision] learn_set`)."""
+        self.say = say
+        """Where each learning's outcome is told (on the loop's thread), if anywhere."""
+        self.source = SetSource.USER if user_calibration else SetSource.GENERIC
+        self.outcomes: list[Outcome] = []
+        """Every learning's outcome, in order (for figures and tests)."""
+        self._last_frame: Any = None
+        self._thread: threading.Thread | None = None
+        self._ready: list[Outcome] = []
+        self._lock = threading.Lock()
+
+    # --- the reader's own interface -----------------------------------------------------------------------
+
+    @property
+    def inner(self) -> Any:
+        """The wrapped reader."""
+        return self._reader
+
+    @property
+    def classifier(self) -> Any:
+        """The generic classifier (the page's calibration learns on its features)."""
+        return self._reader.classifier
+
+    @property
+    def settings(self) -> Any:
+        """The reader's settings."""
+        return self._reader.settings
+
+    def reset(self) -> None:
+        """Forget the grid (the next read searches for it again)."""
+        self._reader.reset()
+
+    def use_calibration(self, calibration: Any) -> None:
+        """The user's calibration (the page's): used from the next frame on, and never replaced by a learnt one
+        (a learning still running is discarded when it ends)."""
+        self.source = SetSource.USER
+        self._reader.use_calibration(calibration)
+
+    def read(self, image: Any) -> Any:
+        """Read one frame, first taking up a learnt calibration that has become ready."""
+        self._install()
+        read = self._reader.read(image)
+        self._last_frame = image
+        return read
+
+    # --- learning -------------------------------------------------------------------------------------------
+
+    @property
+    def learning(self) -> bool:
+        """A learning runs now."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def start_confirmed(self, start_sfen: str) -> bool:
+        """The setup check confirmed `start_sfen` on the board, in the last frame read: learn the set from that
+        frame when it is the standard start and nothing stops it. True when a learning started."""
+        why_not = self._why_not(start_sfen)
+        if why_not:
+            log.info("piece set not learnt from this start: %s", why_not)
+            return False
+        frame = np.array(self._last_frame, copy=True)
+        side = getattr(self._reader.settings, "sente_side", None)
+        self._thread = self._spawn(lambda: self._run(frame, side))
+        return True
+
+    def _why_not(self, start_sfen: str) -> str:
+        parts = start_sfen.split()
+        if not self.enabled:
+            return "learning is off ([vision] learn_set = false)"
+        if self.source is SetSource.USER:
+            return "the user's calibration is in use"
+        if not parts or parts[0] != STANDARD_BOARD or (len(parts) > 2 and parts[2] != "-"):
+            return "not the standard starting position (only that one is learnt from)"
+        if self._last_frame is None:
+            return "no frame was read"
+        if self.learning:
+            return "a learning is still running"
+        return ""
+
+    def _run(self, frame: Any, side: Any) -> None:
+        """The worker: learn, and leave the outcome for the loop's thread."""
+        began = self._clock()
+        try:
+            outcome = Outcome(self._learn(frame, side), self._clock() - began)
+        except Exception as exc:  # any failure of the learning (CalibrationError, cv2.error, ...): read on as before
+            outcome = Outcome(None, self._clock() - began, f"{type(exc).__name__}: {exc}")
+        with self._lock:
+            self._ready.append(outcome)
+
+    def _install(self) -> None:
+        with self._lock:
+            ready, self._ready = self._ready, []
+        for outcome in ready:
+            self.outcomes.append(outcome)
+            self._take(outcome)
+
+    def _take(self, outcome: Outcome) -> None:
+        if outcome.calibration is None:
+            text = f"piece set: learning from the starting position failed ({outcome.error}); reading on as before"
+            log.warning(text)
+        elif self.source is SetSource.USER:
+            text = "piece set: learnt from the starting position, but the user's calibration stays in use"
+            log.info(text)
+        else:
+            self._reader.use_calibration(outcome.calibration)
+            self.source = SetSource.LEARNT
+            text = f"piece set: learnt from the starting position in {outcome.seconds:.1f} s, used from now on"
+            log.info(text)
+        if self.say is not None:
+            self.say(f"  {text}")
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for a running learning to end (its outcome is taken up by the next `read`, or by `settle`)."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def settle(self, timeout: float | None = None) -> None:
+        """Wait for a running learning and take up its outcome now (tests, and the end of a replay)."""
+        self.wait(timeout)
+        self._install()
