@@ -22,7 +22,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from controller.reconcile.labels import HAND_KINDS, N_LABELS
+from controller.reconcile.labels import HAND_KINDS, N_LABELS, SQUARE_LABELS
 from controller.reconcile.types import Observation
 
 SEEN_HANDS_CONFIDENCE = 0.8
@@ -132,12 +132,20 @@ def hidden_squares(read: BoardReadLike, min_confidence: float | None) -> frozens
         return frozenset(range(len(read.squares)))  # the whole frame is bad (too dark, blown out)
     if min_confidence is None:
         return frozenset()
-    over = _over_limit([square.label for square in read.squares])
+    over = _over_limit(_likeliest_labels(read))
     return frozenset(
         i
         for i, square in enumerate(read.squares)
         if not square.reliable and square.p >= min_confidence and i not in over
     )
+
+
+def _likeliest_labels(read: BoardReadLike) -> list[str]:
+    """Each square's likeliest label by its probabilities (the reader's own labels are bent to fit the set, so
+    they no longer show which kinds were over the limit), or the read's labels when it has no probabilities."""
+    if read.probs is None:
+        return [square.label for square in read.squares]
+    return [SQUARE_LABELS[int(j)] for j in np.argmax(read.probs, axis=1)]
 
 
 def _over_limit(labels: Sequence[str]) -> set[int]:

@@ -23,10 +23,8 @@ from vision.hands import StandLayout, read_hands
 from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_labels, square_name
 from vision.orientation import axes_swapped, turns_for_side
 from vision.owner_cue import apply_owner_cue, measure
+from vision.set_counts import fit_to_set, over_limit
 from vision.squares import crops_from_frame, rectified_board, square_crops
-
-SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
-"""How many of each base kind (both owners, promoted or not) a set holds."""
 
 
 class Calibrator(Protocol):
@@ -250,9 +248,10 @@ def judge_squares(
 ) -> list[SquareRead]:
     """Per-square verdicts: label, probability, top three, trusted or not."""
     order = np.argsort(-probs, axis=1)
-    chosen = occupancy_first_labels(probs) if settings.occupancy_first else order[:, 0]
+    likeliest = occupancy_first_labels(probs) if settings.occupancy_first else order[:, 0]
+    over = {square for squares in over_limit(likeliest).values() for square in squares}
+    chosen = fit_to_set(probs, likeliest)
     labels = [SQUARE_LABELS[int(j)] for j in chosen]
-    over = over_limit_squares(labels)
     squares = []
     for i in range(81):
         top = tuple((SQUARE_LABELS[int(j)], float(probs[i, j])) for j in order[i, :3])
@@ -275,16 +274,3 @@ def occupancy_first_labels(probs: NDArray[np.float64]) -> NDArray[np.intp]:
     sente, gote, empty = probs[:, :14].sum(axis=1), probs[:, 14:28].sum(axis=1), probs[:, EMPTY_INDEX]
     piece = np.where(sente >= gote, probs[:, :14].argmax(axis=1), 14 + probs[:, 14:28].argmax(axis=1))
     return np.asarray(np.where(empty >= sente + gote, EMPTY_INDEX, piece), dtype=np.intp)
-
-
-def over_limit_squares(labels: list[str]) -> set[int]:
-    """Squares holding a kind of which more are seen than a set holds (all of that kind's squares)."""
-    by_kind: dict[str, list[int]] = {}
-    for i, label in enumerate(labels):
-        if label != EMPTY:
-            by_kind.setdefault(label.upper().lstrip("+"), []).append(i)
-    bad: set[int] = set()
-    for kind, where in by_kind.items():
-        if len(where) > SET_LIMITS[kind]:
-            bad.update(where)
-    return bad

@@ -49,7 +49,10 @@ def test_no_board_found_is_all_unreliable() -> None:
 
 
 def _flagged(labels: list[str], p: list[float], flagged: set[int]) -> BoardRead:
-    probs = np.full((81, 29), 1.0 / 29)
+    """A read whose squares have these labels at these probabilities (the rest spread evenly), some flagged."""
+    probs = np.array([np.full(29, (1.0 - p[i]) / 28) for i in range(81)])
+    for i, label in enumerate(labels):
+        probs[i, VISION_LABELS.index(label)] = p[i]
     squares = tuple(SquareRead(labels[i], p[i], ((labels[i], p[i]),), i not in flagged) for i in range(81))
     return BoardRead(True, "some squares cannot be read reliably", squares, probs, None)
 
@@ -67,11 +70,18 @@ def test_low_confidence_squares_keep_their_probabilities() -> None:
 
 
 def test_set_limit_squares_keep_their_probabilities() -> None:
-    """Three rooks cannot be: the reader flags them all, the reconciler still gets their probabilities."""
+    """Three rooks cannot be: the reader flags them all, the reconciler still gets their probabilities (the
+    likeliest labels show the three rooks even where the reader's own labels were bent to fit the set)."""
     labels, p = ["empty"] * 81, [0.99] * 81
     for i in (1, 2, 3):
         labels[i] = "R"
     obs = observation_from_read(_flagged(labels, p, {1, 2, 3}), stable=True, now=0.0, min_confidence=0.98)
+    assert obs.unreliable == frozenset()
+    bent = _flagged(labels, p, {1, 2, 3})
+    bent = BoardRead(
+        True, bent.reason, (*bent.squares[:3], SquareRead("L", 0.99, (), False), *bent.squares[4:]), bent.probs
+    )
+    obs = observation_from_read(bent, stable=True, now=0.0, min_confidence=0.98)
     assert obs.unreliable == frozenset()
 
 

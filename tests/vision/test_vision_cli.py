@@ -25,7 +25,13 @@ def test_read_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(out) >= {"sfen", "board_found", "squares", "hands", "unreliable", "ms"}
     assert out["board_found"] is True
     assert len(out["squares"]) == 81
-    assert all(1 <= len(sq["top"]) <= 3 and sq["top"][0][0] == sq["piece"] for sq in out["squares"])
+    assert all(1 <= len(sq["top"]) <= 3 for sq in out["squares"])
+    names = [f"{9 - i % 9}{'abcdefghi'[i // 9]}" for i in range(81)]
+    # the piece is the likeliest label, unless more of its kind were read than a set holds (then not trusted)
+    assert all(
+        sq["top"][0][0] == sq["piece"] or name in out["unreliable"]
+        for sq, name in zip(out["squares"], names, strict=True)
+    )
     assert out["hands"] is None
 
 

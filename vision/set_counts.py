@@ -1,0 +1,87 @@
+"""What a shogi set holds, and the likeliest square labels a set can show.
+
+Owns `SET_LIMITS` (how many pieces of each base kind a set has: one king a player, two rooks, ..., eighteen
+pawns; promoted faces count as their base kind) and `fit_to_set`: from per-square probabilities, the labels
+that maximise their summed log-probability subject to never showing more pieces of a kind than a set holds.
+This is a fact about the physical set, not a rule of play (a set-up board may break every rule of shogi, but it
+cannot show three rooks), so it belongs to the reader. A kind read more often than the set allows means some of
+those reads are wrong; the square whose next likeliest reading costs least is moved to it, repeatedly, until
+every kind fits (a greedy repair: exact when one square is over, close otherwise). Frames whose likeliest
+labels already fit are returned unchanged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.labels import EMPTY_INDEX, SQUARE_LABELS
+
+SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
+"""How many of each base kind (both owners, promoted or not) a set holds."""
+
+_SENTE_KING, _GOTE_KING = "K", "k"
+
+
+def _group(label: str) -> str | None:
+    """The counted group of a label: its base kind, or the owner's king (one each); None for an empty square."""
+    if SQUARE_LABELS.index(label) == EMPTY_INDEX:
+        return None
+    if label in (_SENTE_KING, _GOTE_KING):
+        return label
+    return label.upper().lstrip("+")
+
+
+_GROUPS: tuple[str | None, ...] = tuple(_group(label) for label in SQUARE_LABELS)
+_CAPACITY: dict[str, int] = {**{k: n for k, n in SET_LIMITS.items() if k != "K"}, _SENTE_KING: 1, _GOTE_KING: 1}
+
+
+def over_limit(chosen: NDArray[np.intp]) -> dict[str, list[int]]:
+    """The groups (base kind, or one player's king) shown on more squares than a set holds, with those squares."""
+    members: dict[str, list[int]] = {}
+    for square, label in enumerate(chosen):
+        group = _GROUPS[int(label)]
+        if group is not None:
+            members.setdefault(group, []).append(square)
+    return {group: squares for group, squares in members.items() if len(squares) > _CAPACITY[group]}
+
+
+def fit_to_set(probs: NDArray[np.float64], chosen: NDArray[np.intp]) -> NDArray[np.intp]:
+    """Label indices (one per square) starting from `chosen`, repaired until no group exceeds the set's count."""
+    logp = np.log(np.maximum(probs, 1e-12))
+    labels = np.array(chosen, dtype=np.intp)
+    for _ in range(len(labels)):
+        over = over_limit(labels)
+        if not over:
+            break
+        move = _cheapest_move(logp, labels, over)
+        if move is None:
+            break
+        square, label = move
+        labels[square] = label
+    return labels
+
+
+def _cheapest_move(
+    logp: NDArray[np.float64], labels: NDArray[np.intp], over: dict[str, list[int]]
+) -> tuple[int, int] | None:
+    """(square, new label): of the squares in over-full groups, the relabelling into a group with room (or empty)
+    that loses the least log-probability."""
+    counts: dict[str, int] = {}
+    for label in labels:
+        group = _GROUPS[int(label)]
+        if group is not None:
+            counts[group] = counts.get(group, 0) + 1
+    open_labels = np.array(
+        [g is None or counts.get(g, 0) < _CAPACITY[g] for g in _GROUPS],
+        dtype=bool,
+    )
+    best: tuple[float, int, int] | None = None
+    for squares in over.values():
+        for square in squares:
+            gains = np.where(open_labels, logp[square], -np.inf)
+            label = int(np.argmax(gains))
+            cost = float(logp[square, labels[square]] - gains[label])
+            if np.isfinite(cost) and (best is None or cost < best[0]):
+                best = (cost, square, label)
+    return None if best is None else (best[1], best[2])
