@@ -234,27 +234,41 @@ def camera_eyes(source: Any, sente_side: str | float | None = None) -> Any:
     return CameraEyes(source, MotionGate(), learning, min_confidence=settings.min_confidence)
 
 
-def piece_set(eyes: Any, vision: VisionConfig, say: Callable[[str], None]) -> Callable[[str], bool] | None:
+def piece_set(
+    eyes: Any, vision: VisionConfig, say: Callable[[str], None], game_base: Callable[[], Path], *, resumed: bool
+) -> Callable[[str], object] | None:
     """Set up what the eyes' reader knows of the piece set, as [vision] says: the user's calibration file is read
-    with from the start (and wins), else the set is learnt from each confirmed standard start when `learn_set`.
-    Returns the hook to call with the start SFEN once the setup check confirms a new game's start, or None when
-    the reader cannot learn (stand-in eyes; the file, if any, is then not used either).
+    with from the start (and wins), else the set is learnt from each confirmed standard start when `learn_set`
+    and saved beside the game's files (`game_base()`: their path without suffix); a `resumed` game reads with
+    the set its first session saved, if any. Returns the hook to call with the start SFEN once the setup check
+    confirms a new game's start, or None when the reader cannot learn (stand-in eyes; no file is then used).
 
     Raises:
         ValueError: the calibration file is malformed or made for another classifier model (it says which).
     """
-    from controller.runner.set_learning import StartLearningReader
+    from controller.runner.set_learning import StartLearningReader, learnt_set_path
+    from vision.calibration import Calibration
+    from vision.errors import CalibrationError
 
     reader = getattr(eyes, "reader", None)
     if not isinstance(reader, StartLearningReader):
         return None
     reader.enabled, reader.say = vision.learn_set, say
     if vision.calibration is not None:
-        from vision.calibration import Calibration
-
         reader.use_calibration(Calibration.load(vision.calibration))
         say(f"  piece set: the calibration {vision.calibration} is used")
-    return reader.start_confirmed
+    saved = learnt_set_path(game_base())
+    if resumed and vision.learn_set and vision.calibration is None and saved.is_file():
+        try:
+            reader.use_learnt(Calibration.load(saved))
+            say(f"  piece set: the set learnt at this game's start is used ({saved})")
+        except CalibrationError as exc:
+            say(f"  piece set: the set learnt at this game's start cannot be used ({exc}); reading without it")
+
+    def started(start_sfen: str) -> bool:
+        return reader.start_confirmed(start_sfen, learnt_set_path(game_base()))
+
+    return started
 
 
 def real_camera(camera: CameraConfig) -> Any:

@@ -105,7 +105,9 @@ class _Session:
             if world is not None
             else self.make_eyes(self._real_camera(), sente_side(self.config, self.options))
         )
-        effects.on_start = compose.piece_set(eyes, self.config.vision, self.say)
+        effects.on_start = compose.piece_set(
+            eyes, self.config.vision, self.say, lambda: effects.files.base, resumed=self.options.resume is not None
+        )
         if settings.mode is Mode.PLAY:
             effects.opponent = self._opponent()
             effects.names = names(settings, self.config.engine.engine)

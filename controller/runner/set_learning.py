@@ -12,6 +12,8 @@ learning when told the start is confirmed (`start_confirmed`), installs the resu
 through `use_calibration`): that one always wins. A failed learning (board not found, `CalibrationError`, any
 error of the learning) is logged and said, and the reader goes on with what it had. Only the standard start is
 learnt from (`calibrate` knows no other position): a handicap or a given SFEN plays on the generic classifier.
+A resumed game does not start from its start position: it reads with the set its first session learnt and saved
+beside the journal (`learnt_set_path`), if any (`use_learnt`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -73,6 +76,11 @@ class Outcome:
         if self.calibration is None:
             return f"piece set: learning from the start position failed after {self.seconds:.1f} s ({self.error})"
         return f"piece set: learnt from the start position in {self.seconds:.1f} s"
+
+
+def learnt_set_path(base: Path) -> Path:
+    """Where a game's learnt set is saved, beside its journal and records (`base`: their path without suffix)."""
+    return base.with_name(base.name + ".piece-set.json")
 
 
 def vision_learn(new_classifier: Callable[[], Any]) -> Learn:
@@ -164,17 +172,25 @@ class StartLearningReader:
         """A learning runs now."""
         return self._thread is not None and self._thread.is_alive()
 
-    def start_confirmed(self, start_sfen: str) -> bool:
+    def start_confirmed(self, start_sfen: str, save_to: Path | None = None) -> bool:
         """The setup check confirmed `start_sfen` on the board, in the last frame read: learn the set from that
-        frame when it is the standard start and nothing stops it. True when a learning started."""
+        frame when it is the standard start and nothing stops it, and save what is learnt to `save_to` (the game's
+        own file, for `--resume`). True when a learning started."""
         why_not = self._why_not(start_sfen)
         if why_not:
             log.info("piece set not learnt from this start: %s", why_not)
             return False
         frame = np.array(self._last_frame, copy=True)
         side = getattr(self._reader.settings, "sente_side", None)
-        self._thread = self._spawn(lambda: self._run(frame, side))
+        self._thread = self._spawn(lambda: self._run(frame, side, save_to))
         return True
+
+    def use_learnt(self, calibration: Any) -> None:
+        """Read with a set learnt earlier in this game (saved by `start_confirmed`, loaded on resuming it); the
+        user's calibration, if in use, stays."""
+        if self.source is not SetSource.USER:
+            self._reader.use_calibration(calibration)
+            self.source = SetSource.LEARNT
 
     def _why_not(self, start_sfen: str) -> str:
         parts = start_sfen.split()
@@ -190,13 +206,18 @@ class StartLearningReader:
             return "a learning is still running"
         return ""
 
-    def _run(self, frame: Any, side: Any) -> None:
-        """The worker: learn, and leave the outcome for the loop's thread."""
+    def _run(self, frame: Any, side: Any, save_to: Path | None) -> None:
+        """The worker: learn (and save), and leave the outcome for the loop's thread."""
         began = self._clock()
         try:
             outcome = Outcome(self._learn(frame, side), self._clock() - began)
         except Exception as exc:  # any failure of the learning (CalibrationError, cv2.error, ...): read on as before
             outcome = Outcome(None, self._clock() - began, f"{type(exc).__name__}: {exc}")
+        if outcome.calibration is not None and save_to is not None:
+            try:
+                outcome.calibration.save(save_to)
+            except OSError as exc:
+                log.warning("piece set: the learnt set could not be saved to %s (%s)", save_to, exc)
         with self._lock:
             self._ready.append(outcome)
 

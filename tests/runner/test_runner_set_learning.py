@@ -50,10 +50,26 @@ class _Reader:
         self.calibration = calibration
 
 
+class _Learnt:
+    """Stands in for a `Calibration`: prints as `learnt`, saves a line."""
+
+    def __str__(self) -> str:
+        return "learnt"
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == "learnt"
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def save(self, path: Path) -> None:
+        path.write_text("learnt\n", encoding="utf-8")
+
+
 class _Learn:
     """Stands in for `vision_learn(...)`: returns `result` (or raises it), after `gate` opens when one is given."""
 
-    def __init__(self, result: Any = "learnt", gate: threading.Event | None = None) -> None:
+    def __init__(self, result: Any = None, gate: threading.Event | None = None) -> None:
+        result = _Learnt() if result is None else result
         self.result, self.gate = result, gate
         self.calls: list[tuple[Any, Any]] = []
 
@@ -172,8 +188,23 @@ def test_a_malformed_calibration_file_is_reported(tmp_path: Path) -> None:
     path.write_text("{}", encoding="utf-8")
     eyes = _EyesWithLearning(StartLearningReader(_Reader(), _Learn()))
     with pytest.raises(ValueError, match=r"set\.json"):
-        compose.piece_set(eyes, VisionConfig(calibration=path), lambda _t: None)
-    assert compose.piece_set(object(), VisionConfig(), lambda _t: None) is None
+        compose.piece_set(eyes, VisionConfig(calibration=path), _quiet, lambda: tmp_path / "g", resumed=False)
+    assert compose.piece_set(object(), VisionConfig(), _quiet, lambda: tmp_path / "g", resumed=False) is None
+
+
+def test_a_resumed_game_with_an_unusable_saved_set_reads_on(tmp_path: Path) -> None:
+    """On `--resume`, a saved learnt set that cannot be read is said, and the game reads without it."""
+    (tmp_path / "g.piece-set.json").write_text("{}", encoding="utf-8")
+    reader, lines = StartLearningReader(_Reader(), _Learn()), list[str]()
+    hook = compose.piece_set(
+        _EyesWithLearning(reader), VisionConfig(), lines.append, lambda: tmp_path / "g", resumed=True
+    )
+    assert hook is not None and reader.source is SetSource.GENERIC
+    assert "cannot be used" in lines[0]
+
+
+def _quiet(_text: str) -> None:
+    """Says nothing."""
 
 
 class _EyesWithLearning:
@@ -219,14 +250,16 @@ def test_a_session_learns_once_the_setup_check_confirms_the_start(tmp_path: Path
     assert len(_LearningTruthEyes.learn.calls) == 1
     assert seen[0].inner.calibration == "learnt", lines
     assert any("learnt from the starting position" in line for line in lines)
+    assert (tmp_path / "r.piece-set.json").read_text(encoding="utf-8") == "learnt\n"  # for --resume
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not MODEL_PATH.exists(), reason=f"no classifier model at {MODEL_PATH}")
-def test_the_real_reader_reads_a_drop_better_once_it_learnt_the_start() -> None:
+def test_the_real_reader_reads_a_drop_better_once_it_learnt_the_start(tmp_path: Path) -> None:
     """A held-out set the generic classifier reads poorly: learnt from a picture of the start, the reader uses the
-    calibration and gives the bishop dropped on 4e (a face the start showed) a much higher probability."""
-    from controller.runner.set_learning import vision_learn
+    calibration and gives the bishop dropped on 4e (a face the start showed) a much higher probability. The set
+    is saved for the game's files, and a resumed game's reader reads with it."""
+    from controller.runner.set_learning import learnt_set_path, vision_learn
     from controller.sim import CameraSettings, VirtualBoard, VirtualCamera
     from vision.classifier import PieceClassifier
     from vision.labels import SQUARE_LABELS
@@ -244,11 +277,15 @@ def test_the_real_reader_reads_a_drop_better_once_it_learnt_the_start() -> None:
     square, bishop = 4 * 9 + (9 - 4), SQUARE_LABELS.index("B")  # 4e in SFEN order
     generic = reader.read(dropped).probs[square, bishop]
     reader.read(start_frame)
-    assert reader.start_confirmed(STARTPOS_SFEN)
+    assert reader.start_confirmed(STARTPOS_SFEN, learnt_set_path(tmp_path / "g"))
     reader.settle(120.0)
     assert reader.source is SetSource.LEARNT, reader.outcomes
     learnt = reader.read(dropped).probs[square, bishop]
     assert generic < 0.5 < learnt, (generic, learnt)
+    resumed = StartLearningReader(BoardReader(PieceClassifier(), settings), vision_learn(PieceClassifier))
+    compose.piece_set(_EyesWithLearning(resumed), VisionConfig(), _quiet, lambda: tmp_path / "g", resumed=True)
+    assert resumed.source is SetSource.LEARNT
+    assert resumed.read(dropped).probs[square, bishop] == pytest.approx(learnt)
 
 
 @pytest.mark.slow
