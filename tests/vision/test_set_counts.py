@@ -39,10 +39,10 @@ def test_a_promoted_face_counts_as_its_base_kind() -> None:
 
 
 def test_each_player_has_one_king() -> None:
-    """Two sente kings: the one more likely gote's becomes gote's king (a set has one king a player)."""
-    probs = _probs({4: {"K": 0.55, "k": 0.4}, 76: {"K": 0.95}})
+    """Two sente kings: the less sure one becomes sente's next likeliest kind; the owner stays."""
+    probs = _probs({4: {"K": 0.55, "k": 0.3, "G": 0.1}, 76: {"K": 0.95}})
     labels = _fit(probs)
-    assert (labels[4], labels[76]) == ("k", "K")
+    assert (labels[4], labels[76]) == ("G", "K")
 
 
 def test_a_read_that_fits_the_set_is_unchanged() -> None:
@@ -60,12 +60,13 @@ def test_a_full_kind_is_not_a_way_out() -> None:
     assert labels[5] == "G" and labels[3:5] == ["B", "b"]
 
 
-def test_a_weak_extra_piece_may_be_read_as_empty() -> None:
-    """A nineteenth pawn whose next reading is an empty square becomes empty."""
+def test_owner_face_and_occupancy_stay() -> None:
+    """A nineteenth pawn whose next readings are empty, gote's lance and a promoted lance becomes sente's
+    unpromoted lance: only the kind is repaired."""
     pawns = {i: {"P": 0.9} for i in range(45, 63)}
-    probs = _probs(pawns | {70: {"P": 0.5, EMPTY: 0.45}})
+    probs = _probs(pawns | {70: {"P": 0.4, EMPTY: 0.3, "l": 0.15, "+L": 0.1, "L": 0.02}})
     labels = _fit(probs)
-    assert labels[70] == EMPTY and labels.count("P") == 18
+    assert labels[70] == "L" and labels.count("P") == 18
 
 
 def test_over_limit_names_the_groups_and_their_squares() -> None:
