@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.appearance import appearance_features
 from vision.board import BoardGeometry, Image, find_board
 from vision.classifier import MODEL_PATH, PieceClassifier, Prediction, softmax
 from vision.errors import CalibrationError
@@ -37,7 +38,7 @@ from vision.orientation import turns_for_side
 from vision.squares import CELL, CROP, MARGIN, crops_from_frame, rectified_board, square_crops
 
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 _PROMOTES = {"R", "B", "S", "N", "L", "P"}
 _VARIANTS = 24  # jittered copies of each known piece square (12 -> 24: +0.04 points on training styles)
 _EMPTY_VARIANTS = 3  # ... of each empty square (they are many and alike)
@@ -62,6 +63,10 @@ the training styles: calibrated on the real photo it no longer reads that photo 
 the smallest weight that read the real photo exactly; that photo decided between these near-ties (the held-out
 styles decided nothing). Noise: drawing the same jitter differently moved these figures by up to 0.15 points
 (decay 3e-3, weight 1: 99.365 / 99.036), so among them only the old reading's loss is clearly real."""
+APPEARANCE_WEIGHT = 0.2
+"""Weight of the appearance model's log-probabilities (see `vision.appearance`; figures in the module docstring)."""
+APPEARANCE_SHRINK = 0.5
+"""Shrinkage of the appearance model's pooled covariance towards the identity (0.1 and 0.5 were near ties)."""
 _POWERS = np.exp(np.linspace(np.log(0.05), np.log(4.0), 40))
 """Candidate tempering exponents of the generic classifier's probabilities (see `fit_generic_power`)."""
 
@@ -120,6 +125,28 @@ def fit_set_model(features: NDArray[np.float32], targets: NDArray[np.int64]) -> 
     return SetModel(mean.astype(f32), scale.astype(f32), weights.astype(f32), bias.astype(f32), trained)
 
 
+def fit_appearance_model(features: NDArray[np.float32], targets: NDArray[np.int64]) -> SetModel:
+    """Linear discriminant analysis of appearance features (`vision.appearance`): per-label means, one pooled
+    within-label covariance shrunk towards a multiple of the identity by `APPEARANCE_SHRINK` (the features
+    outnumber the examples of most labels), equal priors. Closed form, so deterministic and quick."""
+    x = features.astype(np.float64)
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-3
+    z = (x - mean) / scale
+    n_labels = len(SQUARE_LABELS)
+    trained = np.bincount(targets, minlength=n_labels) > 0
+    means = np.zeros((n_labels, z.shape[1]))
+    for label in np.flatnonzero(trained):
+        means[label] = z[targets == label].mean(axis=0)
+    residual = z - means[targets]
+    cov = residual.T @ residual / len(z)
+    cov = (1 - APPEARANCE_SHRINK) * cov + APPEARANCE_SHRINK * float(np.trace(cov)) / len(cov) * np.eye(len(cov))
+    weights = np.linalg.solve(cov, means.T)
+    bias = -0.5 * np.einsum("kd,dk->k", means, weights)
+    bias[~trained] = -1e3
+    f32 = np.float32
+    return SetModel(mean.astype(f32), scale.astype(f32), weights.astype(f32), bias.astype(f32), trained)
+
+
 def _pack(array: NDArray[np.float32]) -> dict[str, object]:
     return {"shape": list(array.shape), "f32": base64.b64encode(array.astype("<f4").tobytes()).decode("ascii")}
 
@@ -142,13 +169,21 @@ class Calibration:
     model_sha256: str
     generic_power: float = 1.0
     set_weight: float = SET_WEIGHT
+    appearance: SetModel | None = None
+    """Linear model of the crops' own appearance (`vision.appearance`), None in a calibration without it."""
+    appearance_weight: float = APPEARANCE_WEIGHT
 
-    def adjust(self, prediction: Prediction) -> NDArray[np.float64]:
+    def adjust(self, prediction: Prediction, crops: Image | None = None) -> NDArray[np.float64]:
         """N×29 probabilities: the generic classifier's log-probabilities times `generic_power` plus the set
-        model's times `set_weight`."""
+        model's times `set_weight`, plus (given the N crops the prediction was made on, and an appearance
+        model) the appearance model's times `appearance_weight`."""
         generic = np.maximum(prediction.probs, 1e-9)
         own = np.maximum(self.model.probs(prediction.features, generic), 1e-12)
-        return softmax(self.generic_power * np.log(generic) + self.set_weight * np.log(own))
+        logits = self.generic_power * np.log(generic) + self.set_weight * np.log(own)
+        if crops is not None and self.appearance is not None and len(crops):
+            seen = np.maximum(self.appearance.probs(appearance_features(crops), generic), 1e-12)
+            logits = logits + self.appearance_weight * np.log(seen)
+        return softmax(logits)
 
     def to_json(self) -> dict[str, object]:
         """The file's JSON content."""
@@ -159,14 +194,10 @@ class Calibration:
             "model_sha256": self.model_sha256,
             "generic_power": self.generic_power,
             "set_weight": self.set_weight,
+            "appearance_weight": self.appearance_weight,
             "examples": self.examples,
-            "set_model": {
-                "mean": _pack(m.mean),
-                "scale": _pack(m.scale),
-                "weights": _pack(m.weights),
-                "bias": _pack(m.bias),
-                "trained": [SQUARE_LABELS[j] for j in np.flatnonzero(m.trained)],
-            },
+            "set_model": _model_json(m),
+            "appearance_model": None if self.appearance is None else _model_json(self.appearance),
         }
 
     def save(self, path: Path) -> None:
@@ -184,10 +215,15 @@ class Calibration:
                 )
             examples = {str(label): int(n) for label, n in dict(data["examples"]).items()}
             power, weight = float(data["generic_power"]), float(data["set_weight"])
-            if not (np.isfinite(power) and np.isfinite(weight) and power >= 0 and weight >= 0):
-                raise ValueError(f"weights must be finite and >= 0 (generic_power {power}, set_weight {weight})")
+            seen_weight = float(data["appearance_weight"])
+            if not all(np.isfinite(v) and v >= 0 for v in (power, weight, seen_weight)):
+                raise ValueError(
+                    f"weights must be finite and >= 0 (generic_power {power}, set_weight {weight},"
+                    f" appearance_weight {seen_weight})"
+                )
             model = _model_from(data["set_model"])
-            calibration = cls(model, examples, str(data["model_sha256"]), power, weight)
+            seen = None if data["appearance_model"] is None else _model_from(data["appearance_model"])
+            calibration = cls(model, examples, str(data["model_sha256"]), power, weight, seen, seen_weight)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, CalibrationError):
                 raise
@@ -195,6 +231,17 @@ class Calibration:
         if calibration.model_sha256 != model_digest(model_path):
             raise CalibrationError(f"{path}: made for a different classifier model; calibrate again")
         return calibration
+
+
+def _model_json(m: SetModel) -> dict[str, object]:
+    """The JSON entry of a linear model."""
+    return {
+        "mean": _pack(m.mean),
+        "scale": _pack(m.scale),
+        "weights": _pack(m.weights),
+        "bias": _pack(m.bias),
+        "trained": [SQUARE_LABELS[j] for j in np.flatnonzero(m.trained)],
+    }
 
 
 def _model_from(entry: dict[str, object]) -> SetModel:
@@ -275,6 +322,7 @@ class _Examples:
     and the generic probabilities of the squares' own crops as photographed (and their labels)."""
 
     features: NDArray[np.float32]
+    appearance: NDArray[np.float32]
     names: list[str]
     plain_probs: NDArray[np.float64]
     plain_names: list[str]
@@ -288,6 +336,7 @@ def _examples(
     board = rectified_board(image, geometry)
     rng = np.random.default_rng(seed)
     feats: list[NDArray[np.float32]] = []
+    seen: list[NDArray[np.float32]] = []
     names: list[str] = []
     plain_probs: list[NDArray[np.float64]] = []
     plain_names: list[str] = []
@@ -301,12 +350,13 @@ def _examples(
         both = np.concatenate([crops, turned])
         predictions = [classifier.predict(both[k : k + _BATCH]) for k in range(0, len(both), _BATCH)]
         feats += [prediction.features for prediction in predictions]
+        seen.append(appearance_features(both))
         upright = [str(labels[i]) for i in wanted for _ in range(variants)]
         names += upright + [_swap_owner(label) for label in upright]
         plain = np.arange(0, len(both), variants)  # each square's own crop comes first among its variants
         plain_probs.append(np.concatenate([prediction.probs for prediction in predictions])[plain])
         plain_names += [names[len(names) - len(both) + k] for k in plain]
-    return _Examples(np.concatenate(feats), names, np.concatenate(plain_probs), plain_names)
+    return _Examples(np.concatenate(feats), np.concatenate(seen), names, np.concatenate(plain_probs), plain_names)
 
 
 def fit_generic_power(probs: NDArray[np.float64], targets: NDArray[np.int64]) -> float:
@@ -349,7 +399,10 @@ def calibrate(
         for label, n in zip(SQUARE_LABELS, np.bincount(targets, minlength=len(SQUARE_LABELS)), strict=True)
         if n
     }
-    return Calibration(fit_set_model(feats, targets), counts, model_digest(model_path), generic_power=power)
+    seen = fit_appearance_model(np.concatenate([part.appearance for part in parts]), targets)
+    return Calibration(
+        fit_set_model(feats, targets), counts, model_digest(model_path), generic_power=power, appearance=seen
+    )
 
 
 def _targets(names: list[str]) -> NDArray[np.int64]:

@@ -116,7 +116,7 @@ def count_stand(
         return {}
     crops = stand_windows(stand, centres, side)
     prediction: Prediction = classifier.predict(crops)
-    probs = calibration.adjust(prediction) if calibration else prediction.probs
+    probs = calibration.adjust(prediction, crops) if calibration else prediction.probs
     if float(prediction.unreadable.mean()) > 0.5:  # a hand or sleeve over the stand
         return None
     return _count(probs, prediction.unreadable, centres, layout)

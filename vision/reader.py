@@ -30,8 +30,8 @@ from vision.squares import crops_from_frame, rectified_board, square_crops
 class Calibrator(Protocol):
     """Turns the generic classifier's output into probabilities for the user's own set."""
 
-    def adjust(self, prediction: Prediction) -> NDArray[np.float64]:
-        """N×29 probabilities."""
+    def adjust(self, prediction: Prediction, crops: Image | None = None) -> NDArray[np.float64]:
+        """N×29 probabilities (`crops`: the N crops the prediction was made on, for a model of their looks)."""
         ...
 
 
@@ -190,7 +190,7 @@ class BoardReader:
             geometry, crops, prediction = self._orient(image, geometry, crops, prediction)
             board = rectified_board(image, geometry)
             self._geometry = geometry
-        probs = self._calibration.adjust(prediction) if self._calibration else prediction.probs
+        probs = self._calibration.adjust(prediction, crops) if self._calibration else prediction.probs
         if self._settings.owner_cue:
             probs = apply_owner_cue(probs, measure(board))
         reason = exposure_problem(board)

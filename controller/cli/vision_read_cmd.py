@@ -113,7 +113,7 @@ def _classify(args: argparse.Namespace) -> int:
     images = [_load_image(p) for p in args.crops]
     crops = np.stack([cv2.resize(im, (CROP, CROP), interpolation=cv2.INTER_AREA) for im in images])
     prediction = classifier.predict(crops)
-    probs = calibration.adjust(prediction) if calibration else prediction.probs
+    probs = calibration.adjust(prediction, crops) if calibration else prediction.probs
     from vision.labels import EMPTY, SQUARE_LABELS, is_sente
 
     out = []

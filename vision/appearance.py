@@ -1,0 +1,81 @@
+"""Appearance features of square crops for a piece-set calibration: what the set's own faces look like.
+
+The generic classifier's features were learnt on other sets; a calibration also describes the crops directly.
+The kanji's ink is the part of a face that tells the kinds apart, and the one part whose look does not flip with
+the board: a piece is lighter than one board and darker than another, but its strokes are always darker than
+the piece round them. So the ink map is the black-hat (closing minus image) of the green channel, where black
+and red ink are both dark, with a small disc: thin dark strokes (and the grid's lines, at the same places in
+every crop) stand out, the steps at a piece's outline and the board's shading do not. Features: a histogram of
+oriented gradients of the ink map (8-pixel cells, 9 orientations, 2×2-cell blocks, L2-Hys) and the ink's
+redness (promoted faces are usually written in red), repeated `RED_COPIES` times so it carries some weight.
+OpenCV 5 dropped `cv2.HOGDescriptor` from the main modules, hence the numpy HOG.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import Image
+
+CELL_PX = 8
+"""HOG cell side in pixels (of a `vision.squares.CROP`-pixel crop)."""
+BINS = 9
+"""Unsigned gradient orientations per cell."""
+RED_COPIES = 4
+"""Copies of the redness feature among the HOG's values."""
+_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def ink_maps(crops: Image) -> NDArray[np.float32]:
+    """N×H×W ink strength: black-hat of each crop's green channel (thin dark strokes bright)."""
+    green = crops[..., 1] if crops.ndim == 4 else crops
+    return np.array([cv2.morphologyEx(g, cv2.MORPH_BLACKHAT, _DISC) for g in green], dtype=np.float32)
+
+
+def hog(maps: NDArray[np.float32]) -> NDArray[np.float32]:
+    """N×D histograms of oriented gradients of N single-channel maps (cells of `CELL_PX`, `BINS` unsigned
+    orientations with linear interpolation between bins, 2×2-cell blocks at a one-cell stride, L2-Hys)."""
+    n, h, w = maps.shape
+    gx, gy = np.zeros_like(maps), np.zeros_like(maps)
+    gx[:, :, 1:-1] = maps[:, :, 2:] - maps[:, :, :-2]
+    gy[:, 1:-1, :] = maps[:, 2:, :] - maps[:, :-2, :]
+    magnitude = np.sqrt(gx * gx + gy * gy)
+    angle = np.mod(np.arctan2(gy, gx), np.pi) * np.float32(BINS / np.pi) - np.float32(0.5)
+    low = np.floor(angle)
+    frac = angle - low
+    low_bin = low.astype(np.int64) % BINS
+    high_bin = (low_bin + 1) % BINS
+    to_low, to_high = magnitude * (1 - frac), magnitude * frac
+    rows, cols = h // CELL_PX, w // CELL_PX
+    cells = np.empty((n, rows, cols, BINS), np.float32)
+    for k in range(BINS):
+        weight = np.where(low_bin == k, to_low, 0) + np.where(high_bin == k, to_high, 0)
+        cut = weight[:, : rows * CELL_PX, : cols * CELL_PX]
+        cells[..., k] = cut.reshape(n, rows, CELL_PX, cols, CELL_PX).sum(axis=(2, 4))
+    blocks = np.concatenate(
+        [cells[:, i : rows - 1 + i, j : cols - 1 + j] for i in (0, 1) for j in (0, 1)], axis=3
+    ).reshape(n, -1, 4 * BINS)
+    blocks = blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-3)
+    blocks = np.minimum(blocks, 0.2)
+    blocks = blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6)
+    return np.asarray(blocks.reshape(n, -1), dtype=np.float32)
+
+
+def redness(crops: Image, ink: NDArray[np.float32]) -> NDArray[np.float32]:
+    """N: how much redder than green the ink is (mean of red minus green weighted by the squared ink strength,
+    so that strokes count and sensor noise hardly does; /50)."""
+    pixels = crops.astype(np.float32)
+    weight = ink * ink
+    weight /= weight.sum(axis=(1, 2), keepdims=True) + 1e-3
+    return np.asarray(((pixels[..., 2] - pixels[..., 1]) * weight).sum(axis=(1, 2)) / 50.0, dtype=np.float32)
+
+
+def appearance_features(crops: Image) -> NDArray[np.float32]:
+    """N×D appearance features of N BGR crops: HOG of the ink map, then the ink's redness (`RED_COPIES`)."""
+    if len(crops) == 0:
+        return np.zeros((0, 0), np.float32)
+    ink = ink_maps(crops)
+    red = np.repeat(redness(crops, ink)[:, None], RED_COPIES, axis=1)
+    return np.hstack([hog(ink), red]).astype(np.float32)
