@@ -13,6 +13,8 @@ OpenCV 5 dropped `cv2.HOGDescriptor` from the main modules, hence the numpy HOG.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -42,18 +44,21 @@ def hog(maps: NDArray[np.float32]) -> NDArray[np.float32]:
     gx[:, :, 1:-1] = maps[:, :, 2:] - maps[:, :, :-2]
     gy[:, 1:-1, :] = maps[:, 2:, :] - maps[:, :-2, :]
     magnitude = np.sqrt(gx * gx + gy * gy)
-    angle = np.mod(np.arctan2(gy, gx), np.pi) * np.float32(BINS / np.pi) - np.float32(0.5)
+    angle = np.arctan2(gy, gx)
+    angle = (angle + np.float32(np.pi) * (angle < 0)) * np.float32(BINS / np.pi) - np.float32(0.5)  # -0.5..8.5
     low = np.floor(angle)
     frac = angle - low
-    low_bin = low.astype(np.int64) % BINS
-    high_bin = (low_bin + 1) % BINS
-    to_low, to_high = magnitude * (1 - frac), magnitude * frac
+    low_bin = low.astype(np.int32)
+    low_bin += BINS * (low_bin < 0)
+    high_bin = low_bin + 1
+    high_bin -= BINS * (high_bin >= BINS)
     rows, cols = h // CELL_PX, w // CELL_PX
-    cells = np.empty((n, rows, cols, BINS), np.float32)
-    for k in range(BINS):
-        weight = np.where(low_bin == k, to_low, 0) + np.where(high_bin == k, to_high, 0)
-        cut = weight[:, : rows * CELL_PX, : cols * CELL_PX]
-        cells[..., k] = cut.reshape(n, rows, CELL_PX, cols, CELL_PX).sum(axis=(2, 4))
+    cut = (slice(None), slice(0, rows * CELL_PX), slice(0, cols * CELL_PX))
+    cell_of = _cell_index(n, rows, cols)
+    size = n * rows * cols * BINS
+    counts = np.bincount((cell_of + low_bin[cut]).ravel(), (magnitude * (1 - frac))[cut].ravel(), size)
+    counts += np.bincount((cell_of + high_bin[cut]).ravel(), (magnitude * frac)[cut].ravel(), size)
+    cells = counts.astype(np.float32).reshape(n, rows, cols, BINS)
     blocks = np.concatenate(
         [cells[:, i : rows - 1 + i, j : cols - 1 + j] for i in (0, 1) for j in (0, 1)], axis=3
     ).reshape(n, -1, 4 * BINS)
@@ -61,6 +66,17 @@ def hog(maps: NDArray[np.float32]) -> NDArray[np.float32]:
     blocks = np.minimum(blocks, 0.2)
     blocks = blocks / np.sqrt((blocks**2).sum(axis=2, keepdims=True) + 1e-6)
     return np.asarray(blocks.reshape(n, -1), dtype=np.float32)
+
+
+@lru_cache(maxsize=4)
+def _cell_index(n: int, rows: int, cols: int) -> NDArray[np.int32]:
+    """n×(rows·CELL_PX)×(cols·CELL_PX): each pixel's cell number times BINS (its histogram's first slot);
+    read-only, kept for the next batch of the same size."""
+    cell = np.arange(rows)[:, None] * cols + np.arange(cols)[None, :]
+    per_pixel = np.repeat(np.repeat(cell, CELL_PX, axis=0), CELL_PX, axis=1)
+    index = np.asarray((np.arange(n)[:, None, None] * rows * cols + per_pixel) * BINS, dtype=np.int32)
+    index.flags.writeable = False
+    return index
 
 
 def redness(crops: Image, ink: NDArray[np.float32]) -> NDArray[np.float32]:

@@ -242,16 +242,33 @@ def time_motion_gate(image: Any) -> float:
     return (time.perf_counter() - start) * 1000 / 50
 
 
+@dataclass(frozen=True)
+class CalibratedFigures:
+    """Square accuracy on one style before and after calibrating on it: frames under other poses and light, and
+    frames of the same rig (the calibration photos' camera pose, board and light; the real use)."""
+
+    generic: float
+    calibrated: float
+    frames: int
+    rig_generic: float
+    rig_calibrated: float
+    rig_frames: int
+    power: float
+    read_ms: float
+    """Median milliseconds of a calibrated read (grid checked), one core."""
+
+
 def calibrated_accuracy(
     args: argparse.Namespace, games: list[list[str]], classifier: Any, style: str, *, size: tuple[int, int], rng: Any
-) -> tuple[float, float, int, float] | None:
-    """(generic, calibrated) square accuracy on frames of one style after calibrating on that style, the number of
-    frames, and the generic classifier's power the calibration found for that set."""
+) -> CalibratedFigures | None:
+    """Calibrate on a start and a flipped photo of one style, then score generic and calibrated reads on frames of
+    other positions: `--calibrated-n` frames under other random poses and light, and as many of the same rig."""
+    import numpy as np
+
     from vision.calibration import START_BOARD, calibrate
     from vision.labels import EMPTY, board_field_from_labels, labels_from_board_field
     from vision.orientation import sente_direction
-    from vision.reader import BoardReader, ReaderSettings
-    from vision.render import RenderOptions, render_position
+    from vision.render import RenderOptions, render_position, render_scene, scene_from_sfen
 
     if args.calibrated_n <= 0:
         return None
@@ -264,23 +281,55 @@ def calibrated_accuracy(
         board_field_from_labels(flipped) + " b -", RenderOptions(**{**opts.__dict__, "pose": start.pose})
     )
     calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
-    plain, tuned = Tally(), Tally()
+    tallies = {name: (Tally(), Tally()) for name in ("other", "rig")}
+    read_ms: list[float] = []
+    rig = RenderOptions(**{**opts.__dict__, "pose": start.pose})
     for i in range(args.calibrated_n):
-        sfen = random_position(games, rng)
-        frame = render_position(sfen, RenderOptions(style=style, seed=args.seed * 5000 + i, size=size))
-        settings = ReaderSettings(
-            sente_side=sente_direction(frame.board_corners_px),
-            owner_cue=args.owner_cue,
-            occupancy_first=args.occupancy_first,
+        other = render_position(
+            random_position(games, rng), RenderOptions(style=style, seed=args.seed * 5000 + i, size=size)
         )
-        for tally, cal in ((plain, None), (tuned, calibration)):
-            result = BoardReader(classifier, settings, cal).read(frame.image)
-            if result.board_found:
-                score_board(tally, list(frame.labels), result.labels)
-    if not tuned.squares:
+        _score_calibrated(args, (classifier, calibration), other, tallies["other"], read_ms)
+        # the rig's board, light and camera; the pieces sit as they fall (their own jitter)
+        scene = scene_from_sfen(random_position(games, rng), np.random.default_rng([args.seed, 6000 + i]))
+        _score_calibrated(args, (classifier, calibration), render_scene(scene, rig), tallies["rig"], read_ms)
+    (plain, tuned), (rig_plain, rig_tuned) = tallies["other"], tallies["rig"]
+    if not tuned.squares or not rig_tuned.squares:
         return None
-    plain_accuracy = plain.squares_right / max(plain.squares, 1)
-    return plain_accuracy, tuned.squares_right / tuned.squares, tuned.boards, calibration.generic_power
+    return CalibratedFigures(
+        plain.squares_right / max(plain.squares, 1),
+        tuned.squares_right / tuned.squares,
+        tuned.boards,
+        rig_plain.squares_right / max(rig_plain.squares, 1),
+        rig_tuned.squares_right / rig_tuned.squares,
+        rig_tuned.boards,
+        calibration.generic_power,
+        statistics.median(read_ms) if read_ms else float("nan"),
+    )
+
+
+def _score_calibrated(
+    args: argparse.Namespace, readers: tuple[Any, Any], frame: Any, tallies: tuple[Tally, Tally], ms: list[float]
+) -> None:
+    """Read a frame without and with the calibration (fresh readers, sente's side given) and score both; the
+    calibrated reader reads twice, the second time (grid checked) timed. `readers`: classifier, calibration."""
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
+
+    settings = ReaderSettings(
+        sente_side=sente_direction(frame.board_corners_px),
+        owner_cue=args.owner_cue,
+        occupancy_first=args.occupancy_first,
+    )
+    classifier, calibration = readers
+    for tally, cal in zip(tallies, (None, calibration), strict=True):
+        reader = BoardReader(classifier, settings, cal)
+        result = reader.read(frame.image)
+        if cal is not None and result.board_found:
+            begin = time.perf_counter()
+            result = reader.read(frame.image)
+            ms.append((time.perf_counter() - begin) * 1000)
+        if result.board_found:
+            score_board(tally, list(frame.labels), result.labels)
 
 
 def _pct(a: int, b: int) -> str:
@@ -292,7 +341,7 @@ def report(
     styles: list[str],
     t: Tally,
     gate_ms: float,
-    calibrated: tuple[float, float, int, float] | None,
+    calibrated: CalibratedFigures | None,
 ) -> None:
     """Print the figures."""
     print(f"vision bench: {args.n} frames, styles {', '.join(styles)} (never trained on), size {args.size}")
@@ -328,8 +377,13 @@ def report(
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (maxrss):   {peak_mb:.0f} MB  (whole process, renderer included)")
     if calibrated is not None:
-        plain, tuned, n, power = calibrated
+        c = calibrated
         print(
-            f"calibrated ({styles[0]}): square accuracy {100 * tuned:.3f} % vs generic {100 * plain:.3f} % ({n} frames;"
-            f" generic classifier's power on this set {power:.2f})"
+            f"calibrated ({styles[0]}): square accuracy {100 * c.calibrated:.3f} % vs generic {100 * c.generic:.3f} %"
+            f" ({c.frames} frames, other poses and light; generic classifier's power on this set {c.power:.2f})"
+        )
+        print(
+            f"calibrated, same rig:   square accuracy {100 * c.rig_calibrated:.3f} % vs generic"
+            f" {100 * c.rig_generic:.3f} % ({c.rig_frames} frames: the calibration photos' pose, board and light);"
+            f" ms per calibrated read: median {c.read_ms:.1f}"
         )
