@@ -81,6 +81,8 @@ scored per square on frames of other game positions; set weight 1 throughout. % 
   0.2 / 0.3 / 0.5: 99.473 / 88.827, 99.346 / 88.673, 99.056 / 88.210.
 Start photo only (the game's own calibration), same rig, 3 training styles + 2 proxy looks: generic 99.918 /
 84.691; without appearance 99.918 / 92.716; weight 0.2: 99.918 / 94.691.
+Held-out, scored once after the choice (`bench vision --n 60 --calibrated-n 40`, ryoko_1kanji, 2026-11-22):
+other poses and light 98.565 % vs generic 96.396 % (37 frames); same rig 99.414 % vs generic 97.006 % (40).
 0.2 is the largest weight that costs the training styles nothing measurable on the rig; the proxy looks gain
 0.7-2.3 points. The appearance model alone is far from perfect even on the rig: the proxy looks include carved,
 ink-less faces, and an HOG of a 48-pixel crop sees a face's strokes only coarsely."""

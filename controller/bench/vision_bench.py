@@ -6,7 +6,8 @@ styles the classifier never saw in training (`vision.train.train_classifier.HELD
 is read by a fresh reader (so the grid is found from scratch), with sente's side given as a rig setting; the
 reader's own orientation guess is scored separately. Then the same scene with an arm over the board is read
 by that reader: a read that claims to be reliable but is wrong is a false read. Finally the reader is calibrated
-on a start-position photo and a flipped photo of one held-out style and re-scored on that style.
+on a start-position photo and a flipped photo of one held-out style and re-scored on that style: on frames under
+other poses and light, and on frames of the calibration photos' own rig (camera pose, board, light; the real use).
 Timings run on one core (`cv2.setNumThreads(1)`).
 """
 
