@@ -43,21 +43,22 @@ def hog(maps: NDArray[np.float32]) -> NDArray[np.float32]:
     gx, gy = np.zeros_like(maps), np.zeros_like(maps)
     gx[:, :, 1:-1] = maps[:, :, 2:] - maps[:, :, :-2]
     gy[:, 1:-1, :] = maps[:, 2:, :] - maps[:, :-2, :]
-    magnitude = np.sqrt(gx * gx + gy * gy)
-    angle = np.arctan2(gy, gx)
-    angle = (angle + np.float32(np.pi) * (angle < 0)) * np.float32(BINS / np.pi) - np.float32(0.5)  # -0.5..8.5
-    low = np.floor(angle)
-    frac = angle - low
-    low_bin = low.astype(np.int32)
-    low_bin += BINS * (low_bin < 0)
-    high_bin = low_bin + 1
-    high_bin -= BINS * (high_bin >= BINS)
     rows, cols = h // CELL_PX, w // CELL_PX
     cut = (slice(None), slice(0, rows * CELL_PX), slice(0, cols * CELL_PX))
-    cell_of = _cell_index(n, rows, cols)
-    size = n * rows * cols * BINS
-    counts = np.bincount((cell_of + low_bin[cut]).ravel(), (magnitude * (1 - frac))[cut].ravel(), size)
-    counts += np.bincount((cell_of + high_bin[cut]).ravel(), (magnitude * frac)[cut].ravel(), size)
+    gx, gy = gx[cut].ravel(), gy[cut].ravel()
+    magnitude = np.sqrt(gx * gx + gy * gy)
+    angle = np.arctan2(gy, gx)
+    angle = np.where(angle < 0, angle + np.float32(np.pi), angle) * np.float32(BINS / np.pi) - np.float32(0.5)
+    low = np.floor(angle)  # -1..8: bin -1 is bin 8
+    to_high = magnitude * (angle - low)
+    slot = _cell_index(n, rows, cols).ravel()
+    low_slot = slot + np.where(low < 0, low + BINS, low).astype(np.int64)
+    high_slot = slot + np.where(low >= BINS - 1, low + 1 - BINS, low + 1).astype(np.int64)
+    counts = np.bincount(
+        np.concatenate([low_slot, high_slot]),
+        np.concatenate([magnitude - to_high, to_high]).astype(np.float64),
+        n * rows * cols * BINS,
+    )
     cells = counts.astype(np.float32).reshape(n, rows, cols, BINS)
     blocks = np.concatenate(
         [cells[:, i : rows - 1 + i, j : cols - 1 + j] for i in (0, 1) for j in (0, 1)], axis=3
@@ -69,12 +70,12 @@ def hog(maps: NDArray[np.float32]) -> NDArray[np.float32]:
 
 
 @lru_cache(maxsize=4)
-def _cell_index(n: int, rows: int, cols: int) -> NDArray[np.int32]:
+def _cell_index(n: int, rows: int, cols: int) -> NDArray[np.int64]:
     """n×(rows·CELL_PX)×(cols·CELL_PX): each pixel's cell number times BINS (its histogram's first slot);
     read-only, kept for the next batch of the same size."""
     cell = np.arange(rows)[:, None] * cols + np.arange(cols)[None, :]
     per_pixel = np.repeat(np.repeat(cell, CELL_PX, axis=0), CELL_PX, axis=1)
-    index = np.asarray((np.arange(n)[:, None, None] * rows * cols + per_pixel) * BINS, dtype=np.int32)
+    index = np.asarray((np.arange(n)[:, None, None] * rows * cols + per_pixel) * BINS, dtype=np.int64)
     index.flags.writeable = False
     return index
 
@@ -82,10 +83,10 @@ def _cell_index(n: int, rows: int, cols: int) -> NDArray[np.int32]:
 def redness(crops: Image, ink: NDArray[np.float32]) -> NDArray[np.float32]:
     """N: how much redder than green the ink is (mean of red minus green weighted by the squared ink strength,
     so that strokes count and sensor noise hardly does; /50)."""
-    pixels = crops.astype(np.float32)
+    red_minus_green = crops[..., 2].astype(np.float32) - crops[..., 1]
     weight = ink * ink
-    weight /= weight.sum(axis=(1, 2), keepdims=True) + 1e-3
-    return np.asarray(((pixels[..., 2] - pixels[..., 1]) * weight).sum(axis=(1, 2)) / 50.0, dtype=np.float32)
+    total = weight.sum(axis=(1, 2)) + 1e-3
+    return np.asarray((red_minus_green * weight).sum(axis=(1, 2)) / total / 50.0, dtype=np.float32)
 
 
 def appearance_features(crops: Image) -> NDArray[np.float32]:
