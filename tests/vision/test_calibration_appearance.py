@@ -74,7 +74,7 @@ def test_red_ink_tells_a_promoted_face_from_the_same_strokes_in_black() -> None:
 
 def test_appearance_model_round_trip_and_vote(tmp_path: Path) -> None:
     """A calibration with an appearance model saves and loads it; given the crops, a strong appearance model
-    decides between labels the generic classifier leaves even; without the crops it is not used."""
+    decides between labels the generic classifier leaves even; without the crops, or at weight 0, it is not used."""
     crops = np.stack([_crop(90, 200, CROSS, (20, 20, 20)), _crop(90, 200, SLASHES, (20, 20, 20))] * 10)
     targets = np.array([SQUARE_LABELS.index("G"), SQUARE_LABELS.index("S")] * 10, dtype=np.int64)
     features = np.random.default_rng(1).normal(size=(20, 8)).astype(np.float32)
@@ -98,3 +98,4 @@ def test_appearance_model_round_trip_and_vote(tmp_path: Path) -> None:
     np.testing.assert_allclose(with_crops, calibration.adjust(prediction, crops[:2]), atol=1e-3)
     blind = dataclasses.replace(loaded, appearance=None).adjust(prediction, crops[:2])
     np.testing.assert_allclose(loaded.adjust(prediction), blind)
+    np.testing.assert_allclose(dataclasses.replace(loaded, appearance_weight=0.0).adjust(prediction, crops[:2]), blind)
