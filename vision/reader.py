@@ -91,6 +91,11 @@ class BoardRead:
     None means neither stand could be read (unknown, not empty)."""
     geometry: BoardGeometry | None = None
     ms: float = 0.0
+    hidden: tuple[int, ...] | None = None
+    """Squares the reader could not see (a hand or blur over them, or the whole frame bad), whose probabilities
+    say nothing; None when not told (the controller then guesses from the flags). A square flagged only for a
+    low top probability, a piece lying sideways or more pieces of a kind than a set holds is not hidden: its
+    probabilities still carry the evidence."""
 
     @property
     def unreliable(self) -> list[str]:
@@ -195,13 +200,14 @@ class BoardReader:
             probs = apply_owner_cue(probs, measure(board))
         reason = exposure_problem(board)
         squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason))
+        hidden = unseen_squares(squares, probs, prediction, self._settings, whole_frame_bad=bool(reason))
         if not reason and not all(sq.reliable for sq in squares):
             reason = "some squares cannot be read reliably"
         hands = None
         if self._settings.stands is not None:
             hands = read_hands(image, geometry, self._settings.stands, self._classifier, self._calibration)
         ms = (self._clock() - start) * 1000
-        return BoardRead(True, reason, tuple(squares), probs, hands, geometry, ms)
+        return BoardRead(True, reason, tuple(squares), probs, hands, geometry, ms, hidden)
 
     def _locate(self, image: Image) -> BoardGeometry | None:
         """The grid: the previous one if the frame still supports it, else a fresh search."""
@@ -265,6 +271,28 @@ def judge_squares(
         )
         squares.append(SquareRead(labels[i], p, top, reliable))
     return squares
+
+
+def unseen_squares(
+    squares: list[SquareRead],
+    probs: NDArray[np.float64],
+    prediction: Prediction,
+    settings: ReaderSettings,
+    whole_frame_bad: bool,
+) -> tuple[int, ...]:
+    """The squares not seen: every square of a bad frame; else those the classifier calls unreadable (a hand or
+    blur) while still giving a confident label (a confident read of something that is not there; a doubtful
+    one is passed on and weighed), unless the set-limit count flagged them."""
+    if whole_frame_bad:
+        return tuple(range(len(squares)))
+    over = {square for group in over_limit(np.asarray(probs.argmax(axis=1))).values() for square in group}
+    return tuple(
+        i
+        for i, square in enumerate(squares)
+        if float(prediction.unreadable[i]) > settings.max_unreadable
+        and square.p >= settings.min_confidence
+        and i not in over
+    )
 
 
 def occupancy_first_labels(probs: NDArray[np.float64]) -> NDArray[np.intp]:
