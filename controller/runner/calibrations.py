@@ -16,17 +16,27 @@ from typing import Any
 from hardware.geometry import BoardGeometry
 
 
+def _own_classifier() -> Any:
+    from vision.classifier import PieceClassifier
+
+    return PieceClassifier()
+
+
 class SetLearner:
     """Teaches a `vision.reader.BoardReader` the user's piece set."""
 
-    def __init__(self, reader: Any, path: Path) -> None:
-        self.reader, self.path = reader, path
+    def __init__(self, reader: Any, path: Path, new_classifier: Callable[[], Any] = _own_classifier) -> None:
+        """`new_classifier`: makes the classifier the learning runs on. Not the reader's own: the page calls
+        `learn` from its thread while the game loop reads, and OpenCV's network must not run from two threads
+        at once."""
+        self.reader, self.path, self.new_classifier = reader, path, new_classifier
 
     def learn(self, start: Any, flipped: Any) -> str:
         """Learn from the start frame and the every-piece-turned-over frame; use and save the calibration."""
         from vision.calibration import calibrate
 
-        calibration = calibrate(start, flipped, self.reader.classifier, sente_side=self.reader.settings.sente_side)
+        classifier = self.new_classifier()
+        calibration = calibrate(start, flipped, classifier, sente_side=self.reader.settings.sente_side)
         self.reader.use_calibration(calibration)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         calibration.save(self.path)

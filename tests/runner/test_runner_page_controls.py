@@ -235,6 +235,7 @@ def test_the_set_learner_teaches_the_reader_and_saves_the_file(tmp_path: Path) -
     loads back as a calibration for this model."""
     from controller.runner.calibrations import SetLearner
     from vision.calibration import START_BOARD, Calibration
+    from vision.classifier import PieceClassifier
     from vision.labels import EMPTY, board_field_from_labels, labels_from_board_field
     from vision.orientation import sente_direction
     from vision.reader import BoardReader, ReaderSettings
@@ -249,8 +250,15 @@ def test_the_set_learner_teaches_the_reader_and_saves_the_file(tmp_path: Path) -
         RenderOptions(style="kanji_light", seed=3, size=(960, 720), pose=start.pose),
     )
     reader = BoardReader(settings=ReaderSettings(sente_side=sente_direction(start.board_corners_px)))
-    text = SetLearner(reader, tmp_path / "set.json").learn(start.image, flipped.image)
+    made: list[PieceClassifier] = []
+
+    def own_classifier() -> PieceClassifier:
+        made.append(PieceClassifier())
+        return made[-1]
+
+    text = SetLearner(reader, tmp_path / "set.json", own_classifier).learn(start.image, flipped.image)
     assert "Piece set learnt" in text and reader._calibration is not None
+    assert len(made) == 1 and made[0] is not reader.classifier  # never the network the game loop reads with
     assert Calibration.load(tmp_path / "set.json").examples == reader._calibration.examples
 
 
