@@ -10,7 +10,7 @@ their log-probabilities are added, the set model's weighted by `set_weight`, the
 `generic_power`: how far the generic classifier is to be trusted on this set, learnt from the calibration photos
 themselves (the exponent that best explains their known squares: large when the generic classifier reads them
 confidently right, small when it is confidently wrong, as on a set unlike its training). Labels the set model
-never saw (the promoted faces when no flipped photo was given) keep a damped generic share inside it. The set
+never saw (the promoted faces when no flipped photo was given) keep a generic probability inside it. The set
 model alone is worse than the generic classifier on sets the classifier knows (it learns from one camera pose
 and later frames come from others), so replacing the generic reading cost accuracy; the sum does not (figures
 at `SET_WEIGHT`).
@@ -51,7 +51,13 @@ _BATCH = 128  # crops per classifier call (a large batch costs memory, not time)
 _STEPS = 300  # gradient steps of the softmax fit
 _RATE = 0.5
 _DECAY = 3e-3  # L2 weight decay of the set model (see SET_WEIGHT)
-_UNSEEN_SHARE = 0.2  # weight of the generic probability of a label the set model has no examples of
+_UNSEEN_SHARE = 1.0
+"""Share of the generic probability a label the set model has no examples of keeps inside the set model (the
+promoted faces of a start-only calibration, as every game learns). It was 0.2, from when the set model replaced
+the generic reading; added to the generic reading, that took about 2 nats (1.6 from each model) from every
+promoted face, so a start-only calibration leaned every promotion towards "not promoted": a false move on
+benchmark game 13 (1c1g recorded for 1c1g+) and two promotion questions on development games that the generic
+reader did not ask. At 1.0 the set model only redistributes the probability of the labels it knows."""
 SET_WEIGHT = 1.0
 """Weight of the set model's log-probabilities added to the generic classifier's (tempered by `generic_power`).
 Development on six training styles (2kanji_3d, kanji_brown, orangain, shogi_cz, font_noto_serif, engraved_cz),
@@ -118,8 +124,8 @@ class SetModel:
     """Which labels had examples (the others keep the generic classifier's probability)."""
 
     def probs(self, features: NDArray[np.float32], generic: NDArray[np.float64]) -> NDArray[np.float64]:
-        """N×29 probabilities: the set's model over the labels it learned, a damped generic share for the rest
-        (the generic classifier is overconfident on a set it never saw)."""
+        """N×29 probabilities: the generic probability for the labels the set model never saw (times
+        `_UNSEEN_SHARE`), the set's model sharing out the rest among the labels it learned."""
         z = (features.astype(np.float64) - self.mean) / self.scale
         learned = softmax(z @ self.weights + self.bias)
         untrained = ~self.trained

@@ -150,3 +150,19 @@ def test_set_model_outvotes_untrusted_generic_reading() -> None:
     trusted = Calibration(model, {}, model_digest(), generic_power=4.0, set_weight=0.0)
     assert SQUARE_LABELS[int(untrusted.adjust(prediction).argmax())] == "L"
     assert SQUARE_LABELS[int(trusted.adjust(prediction).argmax())] == "P"
+
+
+def test_faces_a_start_only_calibration_never_saw_keep_their_generic_share() -> None:
+    """A set learnt from the start position alone has no promoted faces: a square the generic classifier reads
+    as a promoted pawn (0.6, against 0.4 unpromoted) still reads promoted, however sure the set model is that the
+    face is a pawn's among the faces it knows."""
+    rng = np.random.default_rng(5)
+    plain = [SQUARE_LABELS.index(label) for label in ("P", "L", "N", "S")]
+    which = np.repeat(np.arange(4), 30)
+    features = (rng.normal(0, 0.1, (120, 4)) + np.eye(4)[which] * 3).astype(np.float32)
+    model = fit_set_model(features, np.array(plain, dtype=np.int64)[which])
+    generic = np.full((1, len(SQUARE_LABELS)), 1e-6)
+    generic[0, SQUARE_LABELS.index("+P")], generic[0, SQUARE_LABELS.index("P")] = 0.6, 0.4
+    sample = np.array([[3.0, 0.0, 0.0, 0.0]], dtype=np.float32)  # features like the set's pawns
+    probs = Calibration(model, {}, model_digest()).adjust(Prediction(generic, np.zeros(1), np.zeros(1), sample))
+    assert SQUARE_LABELS[int(probs.argmax())] == "+P"
