@@ -51,13 +51,6 @@ _BATCH = 128  # crops per classifier call (a large batch costs memory, not time)
 _STEPS = 300  # gradient steps of the softmax fit
 _RATE = 0.5
 _DECAY = 3e-3  # L2 weight decay of the set model (see SET_WEIGHT)
-_UNSEEN_SHARE = 1.0
-"""Share of the generic probability a label the set model has no examples of keeps inside the set model (the
-promoted faces of a start-only calibration, as every game learns). It was 0.2, from when the set model replaced
-the generic reading; added to the generic reading, that took about 2 nats (1.6 from each model) from every
-promoted face, so a start-only calibration leaned every promotion towards "not promoted": a false move on
-benchmark game 13 (1c1g recorded for 1c1g+) and two promotion questions on development games that the generic
-reader did not ask. At 1.0 the set model only redistributes the probability of the labels it knows."""
 SET_WEIGHT = 1.0
 """Weight of the set model's log-probabilities added to the generic classifier's (tempered by `generic_power`).
 Development on six training styles (2kanji_3d, kanji_brown, orangain, shogi_cz, font_noto_serif, engraved_cz),
@@ -124,12 +117,13 @@ class SetModel:
     """Which labels had examples (the others keep the generic classifier's probability)."""
 
     def probs(self, features: NDArray[np.float32], generic: NDArray[np.float64]) -> NDArray[np.float64]:
-        """N×29 probabilities: the generic probability for the labels the set model never saw (times
-        `_UNSEEN_SHARE`), the set's model sharing out the rest among the labels it learned."""
+        """N×29 probabilities: the generic probability for the labels the set model never saw, the set's model
+        sharing out the rest among the labels it learned (`Calibration.adjust` then gives the unseen labels
+        the generic classifier's share again: `_keep_unseen_mass`)."""
         z = (features.astype(np.float64) - self.mean) / self.scale
         learned = softmax(z @ self.weights + self.bias)
         untrained = ~self.trained
-        unseen = generic[:, untrained] * _UNSEEN_SHARE
+        unseen = generic[:, untrained]
         out = learned * self.trained * (1.0 - unseen.sum(axis=1, keepdims=True))
         out[:, untrained] = unseen
         return np.asarray(out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12), dtype=np.float64)
@@ -214,7 +208,7 @@ class Calibration:
         if crops is not None and self.appearance is not None and self.appearance_weight > 0 and len(crops):
             seen = np.maximum(self.appearance.probs(appearance_features(crops), generic), 1e-12)
             logits = logits + self.appearance_weight * np.log(seen)
-        return softmax(logits)
+        return _keep_unseen_mass(softmax(logits), prediction.probs, self.model.trained)
 
     def to_json(self) -> dict[str, object]:
         """The file's JSON content."""
@@ -262,6 +256,27 @@ class Calibration:
         if calibration.model_sha256 != model_digest(model_path):
             raise CalibrationError(f"{path}: made for a different classifier model; calibrate again")
         return calibration
+
+
+def _keep_unseen_mass(
+    combined: NDArray[np.float64], generic: NDArray[np.float64], trained: NDArray[np.bool_]
+) -> NDArray[np.float64]:
+    """`combined` with the labels the set models never saw given, together, the generic classifier's share, and the
+    others the rest (each group's inner split kept). A set learnt from the start position alone (as every game
+    learns) never saw a promoted face: its models take an unseen promoted lance for the pawn they know best and
+    would outvote the generic reading of the face (benchmark game 13: a promoted lance on 1g read "p" at 0.98
+    with the set learnt, 1c1g committed for 1c1g+); whether the face is promoted is left to the classifier that
+    has seen promoted faces. A calibration that saw every label is unchanged."""
+    unseen = ~trained
+    if not unseen.any():
+        return combined
+    share = np.clip(generic[:, unseen].sum(axis=1, keepdims=True), 1e-9, 1.0 - 1e-9)
+    inner_unseen = combined[:, unseen] / np.maximum(combined[:, unseen].sum(axis=1, keepdims=True), 1e-12)
+    inner_seen = combined[:, trained] / np.maximum(combined[:, trained].sum(axis=1, keepdims=True), 1e-12)
+    out = np.empty_like(combined)
+    out[:, unseen] = inner_unseen * share
+    out[:, trained] = inner_seen * (1.0 - share)
+    return out
 
 
 def _model_json(m: SetModel) -> dict[str, object]:

@@ -155,7 +155,7 @@ def test_set_model_outvotes_untrusted_generic_reading() -> None:
 def test_faces_a_start_only_calibration_never_saw_keep_their_generic_share() -> None:
     """A set learnt from the start position alone has no promoted faces: a square the generic classifier reads
     as a promoted pawn (0.6, against 0.4 unpromoted) still reads promoted, however sure the set model is that the
-    face is a pawn's among the faces it knows."""
+    face is a pawn's among the faces it knows: the faces it never saw keep the generic classifier's share."""
     rng = np.random.default_rng(5)
     plain = [SQUARE_LABELS.index(label) for label in ("P", "L", "N", "S")]
     which = np.repeat(np.arange(4), 30)
@@ -166,3 +166,5 @@ def test_faces_a_start_only_calibration_never_saw_keep_their_generic_share() -> 
     sample = np.array([[3.0, 0.0, 0.0, 0.0]], dtype=np.float32)  # features like the set's pawns
     probs = Calibration(model, {}, model_digest()).adjust(Prediction(generic, np.zeros(1), np.zeros(1), sample))
     assert SQUARE_LABELS[int(probs.argmax())] == "+P"
+    unseen = ~model.trained
+    assert np.isclose(probs[0, unseen].sum(), generic[0, unseen].sum(), rtol=1e-6)  # the face is the classifier's
