@@ -23,7 +23,7 @@ from vision.hands import StandLayout, read_hands
 from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_labels, square_name
 from vision.orientation import axes_swapped, turns_for_side
 from vision.owner_cue import apply_owner_cue, measure
-from vision.set_counts import fit_to_set, over_limit
+from vision.set_counts import fit_to_set, over_limit_squares
 from vision.squares import crops_from_frame, rectified_board, square_crops
 
 
@@ -255,7 +255,7 @@ def judge_squares(
     """Per-square verdicts: label, probability, top three, trusted or not."""
     order = np.argsort(-probs, axis=1)
     likeliest = occupancy_first_labels(probs) if settings.occupancy_first else order[:, 0]
-    over = {square for squares in over_limit(likeliest).values() for square in squares}
+    over = over_limit_squares(likeliest)
     chosen = fit_to_set(probs, likeliest)
     labels = [SQUARE_LABELS[int(j)] for j in chosen]
     squares = []
@@ -285,7 +285,7 @@ def unseen_squares(
     one is passed on and weighed), unless the set-limit count flagged them."""
     if whole_frame_bad:
         return tuple(range(len(squares)))
-    over = {square for group in over_limit(np.asarray(probs.argmax(axis=1))).values() for square in group}
+    over = over_limit_squares(np.asarray(probs.argmax(axis=1)))
     return tuple(
         i
         for i, square in enumerate(squares)

@@ -54,6 +54,11 @@ def over_limit(chosen: NDArray[np.intp]) -> dict[str, list[int]]:
     return {group: squares for group, squares in members.items() if len(squares) > _CAPACITY[group]}
 
 
+def over_limit_squares(chosen: NDArray[np.intp]) -> set[int]:
+    """Every square of a group shown more often than a set holds (`over_limit`, squares only)."""
+    return {square for squares in over_limit(chosen).values() for square in squares}
+
+
 def fit_to_set(probs: NDArray[np.float64], chosen: NDArray[np.intp]) -> NDArray[np.intp]:
     """Label indices (one per square) starting from `chosen`, repaired until no group exceeds the set's count."""
     logp = np.log(np.maximum(probs, 1e-12))
