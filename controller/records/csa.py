@@ -248,7 +248,9 @@ def format_csa(record: GameRecord) -> str:
 
 
 def _seconds(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:.3f}".rstrip("0")
+    """A move's time in CSA's 'T' form: whole seconds as an integer, else up to three decimals ('2.5', never '2.')."""
+    rounded = round(float(value), 3)
+    return str(int(rounded)) if rounded.is_integer() else f"{rounded:.3f}".rstrip("0")
 
 
 def _position_lines(sfen: str) -> list[str]:

@@ -122,6 +122,15 @@ def _full_record() -> GameRecord:
     return record
 
 
+@pytest.mark.parametrize("seconds", [2.0004, 2.9996, 0.5, 12.25, 3.1234])
+def test_csa_writes_fractional_times_that_it_can_read_back(seconds: float) -> None:
+    """A time that rounds to a whole second at three decimals is written 'T2' or 'T3', never 'T2.' (which no
+    reader accepts; a remote game's clock once produced 2.0004 s); others keep three decimals."""
+    record = GameRecord(STARTPOS_SFEN, moves=[RecordedMove("7g7f", seconds)])
+    again = parse_record(format_record(record, "csa"), "csa")
+    assert again.moves[0].seconds == pytest.approx(seconds, abs=0.0005)
+
+
 @pytest.mark.parametrize("fmt", ["kif", "kifu", "csa", "jkf"])
 def test_times_comments_headers_and_result_round_trip(fmt: str) -> None:
     """It should keep per-move times, comments, the start comment, headers and the result."""
