@@ -235,13 +235,20 @@ def camera_eyes(source: Any, sente_side: str | float | None = None) -> Any:
 
 
 def piece_set(
-    eyes: Any, vision: VisionConfig, say: Callable[[str], None], game_base: Callable[[], Path], *, resumed: bool
+    eyes: Any,
+    vision: VisionConfig,
+    say: Callable[[str], None],
+    game_base: Callable[[], Path],
+    *,
+    resumed: bool,
+    reader_changed: Callable[[], None] | None = None,
 ) -> Callable[[str], object] | None:
     """Set up what the eyes' reader knows of the piece set, as [vision] says: the user's calibration file is read
     with from the start (and wins), else the set is learnt from each confirmed standard start when `learn_set`
     and saved beside the game's files (`game_base()`: their path without suffix); a `resumed` game reads with
     the set its first session saved, if any. Returns the hook to call with the start SFEN once the setup check
     confirms a new game's start, or None when the reader cannot learn (stand-in eyes; no file is then used).
+    `reader_changed` is called (on the loop's thread) whenever the reader's calibration changes.
 
     Raises:
         ValueError: the calibration file is malformed or made for another classifier model (it says which).
@@ -253,7 +260,7 @@ def piece_set(
     reader = getattr(eyes, "reader", None)
     if not isinstance(reader, StartLearningReader):
         return None
-    reader.enabled, reader.say = vision.learn_set, say
+    reader.enabled, reader.say, reader.on_change = vision.learn_set, say, reader_changed
     if vision.calibration is not None:
         reader.use_calibration(Calibration.load(vision.calibration))
         say(f"  piece set: the calibration {vision.calibration} is used")

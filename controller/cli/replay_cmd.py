@@ -143,6 +143,8 @@ def replay_one(
         enabled=learn_set,
         user_calibration=calibration is not None,
     )
+    reconciler = Reconciler(sfen=start_sfen)
+    reader.on_change = reconciler.reader_changed
     settings = dataclasses.replace(settings or ReplaySettings(), reader_min_confidence=reader_settings.min_confidence)
     on_frame = None
     if frames_dir is not None:
@@ -158,7 +160,7 @@ def replay_one(
         camera=camera,
         gate=MotionGate(),
         reader=reader,
-        reconciler=Reconciler(sfen=start_sfen),
+        reconciler=reconciler,
         settings=settings,
         on_frame=on_frame,
         on_setup=lambda: reader.start_confirmed(start_sfen),

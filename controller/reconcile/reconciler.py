@@ -141,6 +141,13 @@ class Reconciler:
         self._expected = move
         self._streak = None
 
+    def reader_changed(self) -> None:
+        """The reader now reads differently (a piece set learnt or calibrated): what was learnt of its habits,
+        and the frames it read before, describe the old reading and are forgotten."""
+        self._habits = ReadingHabits(self._config.probability_floor)
+        self._window.clear()
+        self._streak = None
+
     def decide_now(self) -> None:
         """The player says the move is made (a move-done or clock button): the next stable frame's reading is
         acted on without waiting for agreeing frames, and a problem is reported without waiting for it to settle.

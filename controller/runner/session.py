@@ -106,7 +106,12 @@ class _Session:
             else self.make_eyes(self._real_camera(), sente_side(self.config, self.options))
         )
         effects.on_start = compose.piece_set(
-            eyes, self.config.vision, self.say, lambda: effects.files.base, resumed=self.options.resume is not None
+            eyes,
+            self.config.vision,
+            self.say,
+            lambda: effects.files.base,
+            resumed=self.options.resume is not None,
+            reader_changed=reconciler.reader_changed,
         )
         if settings.mode is Mode.PLAY:
             effects.opponent = self._opponent()

@@ -14,6 +14,8 @@ error of the learning) is logged and said, and the reader goes on with what it h
 learnt from (`calibrate` knows no other position): a handicap or a given SFEN plays on the generic classifier.
 A resumed game does not start from its start position: it reads with the set its first session learnt and saved
 beside the journal (`learnt_set_path`), if any (`use_learnt`).
+Whenever the reader's calibration changes, `on_change` is called on the loop's own thread (from the next `read`):
+the reconciler forgets the habits it learnt of the old reading (`Reconciler.reader_changed`).
 """
 
 from __future__ import annotations
@@ -126,6 +128,9 @@ class StartLearningReader:
         self.source = SetSource.USER if user_calibration else SetSource.GENERIC
         self.outcomes: list[Outcome] = []
         """Every learning's outcome, in order (for figures and tests)."""
+        self.on_change: Callable[[], None] | None = None
+        """Called on the loop's thread (in `read`) after the reader's calibration changed."""
+        self._changed = False
         self._last_frame: Any = None
         self._thread: threading.Thread | None = None
         self._ready: list[Outcome] = []
@@ -157,10 +162,13 @@ class StartLearningReader:
         (a learning still running is discarded when it ends)."""
         self.source = SetSource.USER
         self._reader.use_calibration(calibration)
+        self._mark_changed()
 
     def read(self, image: Any) -> Any:
-        """Read one frame, first taking up a learnt calibration that has become ready."""
+        """Read one frame, first taking up a learnt calibration that has become ready (and telling `on_change` of
+        any change of calibration)."""
         self._install()
+        self._tell_change()
         read = self._reader.read(image)
         self._last_frame = image
         return read
@@ -191,6 +199,7 @@ class StartLearningReader:
         if self.source is not SetSource.USER:
             self._reader.use_calibration(calibration)
             self.source = SetSource.LEARNT
+            self._mark_changed()
 
     def _why_not(self, start_sfen: str) -> str:
         parts = start_sfen.split()
@@ -221,6 +230,16 @@ class StartLearningReader:
         with self._lock:
             self._ready.append(outcome)
 
+    def _mark_changed(self) -> None:
+        with self._lock:
+            self._changed = True
+
+    def _tell_change(self) -> None:
+        with self._lock:
+            changed, self._changed = self._changed, False
+        if changed and self.on_change is not None:
+            self.on_change()
+
     def _install(self) -> None:
         with self._lock:
             ready, self._ready = self._ready, []
@@ -238,6 +257,7 @@ class StartLearningReader:
         else:
             self._reader.use_calibration(outcome.calibration)
             self.source = SetSource.LEARNT
+            self._mark_changed()
             text = f"piece set: learnt from the starting position in {outcome.seconds:.1f} s, used from now on"
             log.info(text)
         if self.say is not None:

@@ -218,8 +218,11 @@ def test_drop_read_as_the_other_owners_piece_of_the_same_kind_is_that_kind() -> 
 KNIGHT_AND_PAWN = "l1sgkgsnl/1r5b1/ppppppppp/9/9/9/PPPP1PPPP/1B5R1/LNSGKGSNL b NP 1"
 
 
-def _knight_dropped_as_pawn_like(learnt_frames: int, config: ReconcileConfig | None = None) -> list:
-    """This set's knights read 50 % pawn, 40 % knight wherever they stand; N*5e is dropped and read the same way."""
+def _knight_dropped_as_pawn_like(
+    learnt_frames: int, config: ReconcileConfig | None = None, *, reader_changed: bool = False
+) -> list:
+    """This set's knights read 50 % pawn, 40 % knight wherever they stand; N*5e is dropped and read the same way
+    (after the reader was said to have changed, if `reader_changed`)."""
     pawnish = split_row({"P": 0.5, "N": 0.4})
     reader = SyntheticReader(25, NoiseModel(hands_visible=False))
     reconciler = Reconciler(config, sfen=KNIGHT_AND_PAWN)
@@ -231,6 +234,8 @@ def _knight_dropped_as_pawn_like(learnt_frames: int, config: ReconcileConfig | N
         return obs
 
     feed(reconciler, [misread(reader.observe_board(board, 0.1 * k), "8i", "2i") for k in range(learnt_frames)])
+    if reader_changed:
+        reconciler.reader_changed()
     reconciler.observe(reader.observe_board(board, 10.0, stable=False))
     board.push_usi("N*5e")
     frames = [misread(reader.observe_board(board, 10.1 + 0.1 * k), "8i", "2i", "5e") for k in range(15)]
@@ -243,6 +248,14 @@ def test_drop_misread_the_way_this_reader_misreads_the_kind_is_that_kind() -> No
     habits tell the kind though the raw read leans to a pawn."""
     results = _knight_dropped_as_pawn_like(30, ReconcileConfig(habit_margin=2.5))
     assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [("N*5e",)]
+
+
+def test_habits_of_a_reader_that_changed_are_forgotten() -> None:
+    """The same 30 frames, then the reader changes (a piece set learnt): what it did before says nothing of how it
+    reads now, so the drop is asked about (as with no habits) instead of committed on the old habits."""
+    results = _knight_dropped_as_pawn_like(30, ReconcileConfig(habit_margin=2.5), reader_changed=True)
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert {c.text for c in results[-1].candidates} >= {"N*5e", "P*5e"}
 
 
 def test_drop_kind_told_by_the_habits_by_a_thin_lead_is_asked() -> None:

@@ -104,6 +104,24 @@ def test_a_confirmed_start_teaches_the_reader_from_the_confirming_frame() -> Non
     assert len(said) == 1 and "learnt from the starting position" in said[0]
 
 
+def test_each_change_of_calibration_is_told_on_the_next_read() -> None:
+    """`on_change` (the reconciler forgetting its habits of the old reading) is called once per change of the
+    reader's calibration, in the read that first uses it: the learnt set, then the user's calibration."""
+    reader, _inner, _said = _learning(_Learn())
+    changes: list[str] = []
+    reader.on_change = lambda: changes.append(str(reader.inner.calibration))
+    reader.read(FRAME)
+    reader.start_confirmed(STARTPOS_SFEN)
+    reader.settle(5.0)
+    assert changes == []
+    reader.read(FRAME)
+    reader.read(FRAME)
+    assert changes == ["learnt"]
+    reader.use_calibration("user's")
+    reader.read(FRAME)
+    assert changes == ["learnt", "user's"]
+
+
 def test_the_loop_does_not_wait_for_the_learning() -> None:
     """While the learning runs, reads go on with the generic classifier."""
     gate = threading.Event()
