@@ -68,7 +68,8 @@ class Proposal:
         held: a MOVE to hold back for `stand_wait_seconds` (the piece stands still read as before it).
         expired: for a held MOVE, what to report instead of committing it once the hold has lasted
             `stand_wait_seconds` (None: commit on the board's evidence): a drop whose dropper's stand, seen to
-            count that kind right, still shows the dropped piece is asked among the kinds, not guessed.
+            count that kind right, still shows the dropped piece is asked among the kinds, not guessed. For a
+            WAIT on hidden squares, what to report once they have stayed hidden `hidden_seconds`.
     """
 
     kind: ProposalKind
@@ -121,7 +122,7 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     contenders = [h for h in contenders if h is best or not _unobservable_promotion(h, best)]
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
-        return Proposal(ProposalKind.WAIT, ("hidden",), Waiting(f"squares {_names(hidden)} are hidden"))
+        return _hidden(hidden)
     told = [h for h in _kinds_told_by_stand(scorer, ranked, best) if all(h is not c for c in contenders)]
     contenders = [*contenders, *told]  # the board says one kind, the dropper's stand another: ask
     decided = _kind_by_habits(game, scorer, ranked, contenders, config)
@@ -385,6 +386,21 @@ def _unobservable_promotion(other: Hypothesis, best: Hypothesis) -> bool:
 
 def _changed(hypothesis: Hypothesis, labels: Labels) -> list[int]:
     return [int(i) for i in np.flatnonzero(hypothesis.labels() != labels)]
+
+
+def _hidden(squares: list[int]) -> Proposal:
+    """Wait while squares a candidate move needs cannot be seen; told to the player if they stay hidden."""
+    names = _names(squares)
+    one = len(squares) == 1
+    told = Mismatch(
+        (
+            f"{'square' if one else 'squares'} {names} cannot be seen: is a hand or something else over "
+            f"{'it' if one else 'them'}, or a piece lying on its side? The move is recorded once "
+            f"{'it is' if one else 'they are'} clear.",
+        ),
+        tuple(square_name(i) for i in squares),
+    )
+    return Proposal(ProposalKind.WAIT, ("hidden", tuple(squares)), Waiting(f"squares {names} are hidden"), expired=told)
 
 
 def _names(squares: list[int]) -> str:

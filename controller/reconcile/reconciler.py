@@ -215,6 +215,8 @@ class Reconciler:
         agreed = count >= needed or self._now
         if proposal.kind in (ProposalKind.NO_CHANGE, ProposalKind.WAIT):
             self._now = self._now and proposal.kind is ProposalKind.WAIT
+            if proposal.expired is not None and now - since >= self._config.hidden_seconds:
+                return proposal.expired
             return proposal.result
         if isinstance(proposal.result, MoveCommitted):
             if not agreed:

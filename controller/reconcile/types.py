@@ -177,6 +177,9 @@ class ReconcileConfig:
             evidence (a stand the reader miscounts must not stop the game). Only a hand slot the stand has been
             seen to count that far is held for (see `stand_trust_frames`): a stand that never shows this set's
             gold gives no reason to wait for it.
+        hidden_seconds: a square the reader could not see on stable frames (hands gone, but something over it,
+            or a piece it cannot read at all) that a candidate move needs holds the decision back; after this long
+            it becomes a problem told to the player (a Mismatch naming the squares) instead of a silent wait.
         stand_trust_frames: a hand slot (one kind of one player) is waited for only up to the count its stand
             has been seen to read right: holding that many or more, in this many confirmed frames and in more of
             them than it read the slot wrong.
@@ -203,6 +206,7 @@ class ReconcileConfig:
     hands_min_confidence: float = 0.5
     settle_seconds: float = 1.0
     stand_wait_seconds: float = 1.0
+    hidden_seconds: float = 5.0
     stand_trust_frames: int = 3
     probability_floor: float = 1e-4
     max_takeback_plies: int = 0
@@ -224,8 +228,10 @@ class ReconcileConfig:
             raise ConfigError("penalties and hand_weight must not be negative")
         if any(kind not in ("P", "L", "N", "S", "B", "R") or cost < 0 for kind, cost in self.decline_cost.items()):
             raise ConfigError(f"decline_cost: kinds P L N S B R, costs >= 0 (got {dict(self.decline_cost)})")
-        if min(self.settle_seconds, self.stand_wait_seconds) < 0 or not 0.0 < self.probability_floor < 0.1:
-            raise ConfigError("settle_seconds and stand_wait_seconds must be >= 0 and probability_floor in (0, 0.1)")
+        if min(self.settle_seconds, self.stand_wait_seconds, self.hidden_seconds) < 0:
+            raise ConfigError("settle_seconds, stand_wait_seconds and hidden_seconds must be >= 0")
+        if not 0.0 < self.probability_floor < 0.1:
+            raise ConfigError(f"probability_floor must be in (0, 0.1), got {self.probability_floor}")
         if self.stand_trust_frames < 1:
             raise ConfigError(f"stand_trust_frames must be at least 1, got {self.stand_trust_frames}")
         if self.max_takeback_plies < 0 or self.max_candidates < 2 or self.max_messages < 1:

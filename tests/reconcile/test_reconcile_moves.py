@@ -164,6 +164,29 @@ def test_blurred_destination_waits_then_commits() -> None:
     assert _committed(results) == [("7g7f",)]
 
 
+def test_destination_hidden_for_long_is_told_then_the_move_is_committed() -> None:
+    """A destination the reader cannot see on still frames (no hand in view: something left over it) is waited
+    for silently up to `hidden_seconds`, then told to the player as a problem naming the square; once it is seen
+    the move is committed."""
+    reconciler = Reconciler()
+    reader = SyntheticReader(9)
+    board = cshogi.Board()
+    board.push_usi("7g7f")
+    hidden = [
+        Observation(o.probs, o.hands, o.hand_confidence, frozenset({square_index("7f")}), True, o.time)
+        for o in (reader.observe_board(board, 0.5 * k) for k in range(16))
+    ]
+    results = feed(reconciler, hidden)
+    patience = reconciler.config.hidden_seconds
+    early = [r for r, o in zip(results, hidden, strict=True) if o.time < patience]
+    late = [r for r, o in zip(results, hidden, strict=True) if o.time >= patience]
+    assert early and all(isinstance(r, Waiting) for r in early)
+    assert late and all(isinstance(r, Mismatch) and r.squares == ("7f",) for r in late)
+    assert "7f cannot be seen" in late[0].messages[0]
+    results = decisions(feed(reconciler, [reader.observe_board(board, 9.0 + 0.1 * k) for k in range(4)]))
+    assert _committed(results) == [("7g7f",)]
+
+
 def test_promotion_face_unreadable_is_not_guessed() -> None:
     """When the moved silver's face reads half promoted, half not, the player is asked."""
     reconciler = Reconciler(sfen=SILVER_ON_5D)
