@@ -192,12 +192,20 @@ def rendered(seed: int, frames: int, styles: list[str], workers: int, cache: Pat
 
 @lru_cache(maxsize=1)
 def look_sprite_dirs() -> dict[str, Path]:
-    """The trained look styles written as renderer sprite folders (under the temporary directory; made once)."""
+    """The trained look styles and font-drawn styles written as renderer sprite folders (under the temporary
+    directory; made once)."""
     import tempfile
 
     root = Path(tempfile.gettempdir()) / f"shogi-look-sprites-{LOOK_SEED}"
     tiles = _look_tiles()
-    return write_sprite_dirs({s: tiles[s] for s in look_styles(proxy=False)}, root)
+    dirs = write_sprite_dirs({s: tiles[s] for s in look_styles(proxy=False)}, root)
+    drawn = font_tiles(FONT_SEED)
+    return dirs | write_sprite_dirs(drawn, Path(tempfile.gettempdir()) / f"shogi-font-sprites-{FONT_SEED}")
+
+
+def one_char(folders: list[str]) -> list[str]:
+    """The sprite folders (`<style>_v<i>`) of one-character styles (`<prefix>_<font>_1`)."""
+    return [n for n in folders if n.rsplit("_v", 1)[0].endswith("_1")]
 
 
 def _looks_rendered_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
@@ -207,13 +215,17 @@ def _looks_rendered_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.u
     return rendered_dataset(range(start, start + n), styles, GAMES, look_sprite_dirs())
 
 
-def rendered_looks(args: argparse.Namespace) -> tuple[Any, Any]:
-    """Crops cut from `--rendered-looks` rendered frames drawn with the trained look styles (one sprite folder
-    per tile variant), cached like the others."""
+def rendered_drawn(args: argparse.Namespace, prefix: str, frames: int, first_seed: int) -> tuple[Any, Any]:
+    """Crops cut from `frames` rendered frames drawn with the trained styles whose names start with `prefix`
+    (`look_`: `vision.train.looks`; `gen_`: `vision.train.fonts`; one sprite folder per tile variant; only the
+    one-character forms with `--one-char`), cached like the others."""
     dirs = look_sprite_dirs()  # made before the workers start, so they inherit it
+    styles = sorted(n for n in dirs if n.startswith(prefix))
+    if args.one_char:
+        styles = one_char(styles)
     return _framed(
-        f"rendered-looks-{args.seed}", _looks_rendered_chunk, first_seed=args.seed * 100_000 + 40_000, step=25,
-        frames=args.rendered_looks, styles=sorted(dirs), workers=args.workers, cache=args.cache,
+        f"rendered-{prefix}{args.seed}", _looks_rendered_chunk, first_seed=first_seed, step=25, frames=frames,
+        styles=styles, workers=args.workers, cache=args.cache,
     )  # fmt: skip
 
 
@@ -310,7 +322,9 @@ def training_data(args: argparse.Namespace, styles: list[str]) -> tuple[NDArray[
     if args.rendered:
         parts.append(rendered(args.seed, args.rendered, styles, args.workers, args.cache))
     if args.rendered_looks:
-        parts.append(rendered_looks(args))
+        parts.append(rendered_drawn(args, "look_", args.rendered_looks, args.seed * 100_000 + 40_000))
+    if args.rendered_fonts:
+        parts.append(rendered_drawn(args, "gen_", args.rendered_fonts, args.seed * 100_000 + 50_000))
     if args.stands:
         parts.append(stand_windows(args.seed, args.stands, styles, args.workers, args.cache))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -454,6 +468,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--held-frames", type=int, default=40, help="rendered frames per held-out style to score")
     parser.add_argument("--n-looks", type=int, default=0, help="synthetic crops of the varied look styles")
     parser.add_argument("--rendered-looks", type=int, default=0, help="rendered frames drawn with the look styles")
+    parser.add_argument("--rendered-fonts", type=int, default=0, help="rendered frames drawn with the font styles")
+    parser.add_argument(
+        "--one-char", action="store_true", help="draw the --rendered-looks/-fonts frames with one-character forms only"
+    )
     parser.add_argument("--proxy", type=int, default=0, help="crops of the proxy-unseen look styles to score")
     parser.add_argument(
         "--no-held", dest="held", action="store_false", help="skip scoring the held-out styles (development steps)"

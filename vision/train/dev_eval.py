@@ -1,0 +1,186 @@
+"""Development figures for the generic classifier on piece sets it never saw (training only; never the held-out
+styles of `train_classifier.HELD_OUT`, which only `shogi-robot bench vision` scores).
+
+Families of development styles, drawn as renderer sprite folders by `vision.train.looks` from fonts that no
+training run uses:
+- `proxy`: the four `looks.PROXY_FONTS`, one- and two-character looks (the figure earlier sessions quoted);
+- `one`: one-character faces only: the proxy fonts' and those of `DEV_FONTS` (handwritten pen, cursive brush);
+- `plain`: the same fonts' one-character faces drawn plainly (`vision.train.fonts.tile`: flat ink on a wooden
+  body, as most real sets and the shipped artwork are), without the looks' carved, inkless or dark-on-dark faces
+  that even a person can hardly read in a 48-pixel crop.
+Frames of real game positions (960x720, random poses up to 45 degrees) are read by the full reader (grid found
+from scratch, sente's side given, labels fitted to the set), and the script prints square and board accuracy,
+which kinds are read as which (owner ignored), the error rate by camera tilt and by style, and the crop
+accuracy of the classifier alone on crops cut at the true grid (`--crops`).
+
+    .venv/bin/python -m vision.train.dev_eval --family one --n 60 [--model PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from vision.classifier import PieceClassifier
+from vision.labels import EMPTY
+from vision.render import Rendered
+from vision.train.fonts import FONT_ROOT, font_tiles
+
+DEV_FONTS: dict[str, str] = {
+    "yoz": "truetype/yozvox-yozfont/YOzRN_.ttf",
+    "sousyo": "truetype/kouzan-mouhitsu/KouzanBrushFontSousyo.ttf",
+}
+"""Fonts for development only (never in `fonts.FONTS` or `looks.EXTRA_FONTS`): a handwritten pen face and a
+cursive brush face (fonts-yozvox-yozfont, fonts-kouzan-mouhitsu)."""
+SEED = 4242
+"""Seed of the development tiles (not `train_classifier.LOOK_SEED`: other bodies and inks than training's)."""
+TILT_BINS: tuple[float, ...] = (15.0, 30.0, 45.1)
+
+
+@lru_cache(maxsize=2)
+def dev_dirs(family: str) -> dict[str, Path]:
+    """Sprite folders of a development family (`proxy`, `one` or `plain`), made once under the temporary directory."""
+    from vision.train.looks import PROXY_FONTS, look_fonts, look_tiles, write_sprite_dirs
+
+    fonts = {n: p for n, p in look_fonts().items() if n in PROXY_FONTS}
+    if family == "one":
+        fonts |= {n: FONT_ROOT / rel for n, rel in DEV_FONTS.items() if (FONT_ROOT / rel).is_file()}
+    if family == "plain":
+        fonts |= {n: FONT_ROOT / rel for n, rel in DEV_FONTS.items() if (FONT_ROOT / rel).is_file()}
+        tiles = {s: t for s, t in font_tiles(SEED, fonts).items() if s.endswith("_1")}
+        return write_sprite_dirs(tiles, Path(tempfile.gettempdir()) / f"shogi-dev-sprites-{SEED}-{family}")
+    tiles = look_tiles(SEED, fonts)
+    if family == "one":
+        tiles = {s: t for s, t in tiles.items() if s.endswith("_1")}
+    return write_sprite_dirs(tiles, Path(tempfile.gettempdir()) / f"shogi-dev-sprites-{SEED}-{family}")
+
+
+@dataclass
+class Tally:
+    """Counts over the frames read."""
+
+    squares: int = 0
+    right: int = 0
+    boards: int = 0
+    boards_right: int = 0
+    not_found: int = 0
+    crops: int = 0
+    crops_right: int = 0
+    confusion: Counter[tuple[str, str]] = field(default_factory=Counter)
+    by_tilt: Counter[tuple[int, bool]] = field(default_factory=Counter)
+    by_style: Counter[tuple[str, bool]] = field(default_factory=Counter)
+
+
+def kind(label: str) -> str:
+    """The label without its owner (`+r` -> `+R`)."""
+    return label if label == EMPTY else label.upper()
+
+
+def read_frame(tally: Tally, classifier: PieceClassifier, frame: Rendered, style: str, crops: bool) -> None:
+    """Read one rendered frame with a fresh reader and add it to the tally."""
+    from vision.board import BoardGeometry
+    from vision.labels import SQUARE_LABELS
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
+    from vision.squares import crops_from_frame
+
+    corners = np.asarray(frame.board_corners_px, dtype=np.float64)
+    truth = list(frame.labels)
+    if crops:
+        cut = crops_from_frame(frame.image, BoardGeometry(corners, 1.0))
+        got = classifier.predict(cut).probs.argmax(axis=1)
+        tally.crops += 81
+        tally.crops_right += sum(SQUARE_LABELS[g] == t for g, t in zip(got, truth, strict=True))
+    settings = ReaderSettings(sente_side=sente_direction(corners), stands=None)
+    read = BoardReader(classifier, settings).read(frame.image)
+    if not read.board_found:
+        tally.not_found += 1
+        return
+    tilt = int(np.searchsorted(TILT_BINS, frame.pose.tilt_deg, side="right"))
+    wrong = 0
+    for t, g in zip(truth, read.labels, strict=True):
+        tally.by_tilt[(tilt, t == g)] += 1
+        tally.by_style[(style.rsplit("_v", 1)[0], t == g)] += 1
+        if t != g:
+            wrong += 1
+            tally.confusion[(kind(t), kind(g))] += 1
+    tally.squares += 81
+    tally.right += 81 - wrong
+    tally.boards += 1
+    tally.boards_right += wrong == 0
+
+
+def evaluate(family: str, n: int, seed: int, model: Path | None, crops: bool) -> Tally:
+    """Render and read n frames of a development family."""
+    import cv2
+
+    from vision.render import RenderOptions, render_position
+    from vision.train.rendered import GAMES, random_sfen
+
+    cv2.setNumThreads(1)
+    dirs = dev_dirs(family)
+    styles = sorted(dirs)
+    games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
+    classifier = PieceClassifier() if model is None else PieceClassifier(model)
+    rng = np.random.default_rng(seed)
+    tally = Tally()
+    for i in range(n):
+        style = styles[int(rng.integers(len(styles)))]
+        options = RenderOptions(style=style, seed=seed * 1000 + i, size=(960, 720), style_dir=dirs[style])
+        frame = render_position(random_sfen(games, rng), options)
+        read_frame(tally, classifier, frame, style, crops)
+    return tally
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.3f} % ({a}/{b})" if b else "n/a"
+
+
+def report(tally: Tally, top: int = 15) -> str:
+    """The figures as text."""
+    lines = [
+        f"squares {_pct(tally.right, tally.squares)}; boards {_pct(tally.boards_right, tally.boards)}; "
+        f"not found {tally.not_found}",
+    ]
+    if tally.crops:
+        lines.append(f"crops at the true grid (classifier alone): {_pct(tally.crops_right, tally.crops)}")
+    lines.append("errors by tilt: " + ", ".join(_bucket(tally.by_tilt, i) for i in range(len(TILT_BINS))))
+    styles = sorted({s for s, _ in tally.by_style})
+    lines.append("errors by style: " + ", ".join(f"{s} {_rate(tally.by_style, s)}" for s in styles))
+    pairs = ", ".join(f"{t}->{g} {c}" for (t, g), c in tally.confusion.most_common(top))
+    lines.append(f"read as (truth->read, owner ignored): {pairs}")
+    return "\n".join(lines)
+
+
+def _rate(counter: Counter[tuple[str, bool]], key: str) -> str:
+    wrong, right = counter[(key, False)], counter[(key, True)]
+    return f"{100 * wrong / max(wrong + right, 1):.2f} %"
+
+
+def _bucket(counter: Counter[tuple[int, bool]], i: int) -> str:
+    lo = 0.0 if i == 0 else TILT_BINS[i - 1]
+    wrong, right = counter[(i, False)], counter[(i, True)]
+    return f"{lo:.0f}-{min(TILT_BINS[i], 45):.0f} deg {100 * wrong / max(wrong + right, 1):.2f} % of {wrong + right}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--family", choices=("proxy", "one", "plain"), default="one")
+    parser.add_argument("--n", type=int, default=60, help="frames to render and read")
+    parser.add_argument("--seed", type=int, default=77)
+    parser.add_argument("--model", type=Path, help="classifier ONNX (default: the shipped model)")
+    parser.add_argument("--crops", action="store_true", help="also score the classifier on true-grid crops")
+    args = parser.parse_args(argv)
+    print(report(evaluate(args.family, args.n, args.seed, args.model, args.crops)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
