@@ -26,7 +26,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -47,6 +48,9 @@ _PROMOTES = {"R", "B", "S", "N", "L", "P"}
 _VARIANTS = 24  # jittered copies of each known piece square (12 -> 24: +0.04 points on training styles)
 _EMPTY_VARIANTS = 3  # ... of each empty square (they are many and alike)
 _SHIFT, _TURN, _SCALE = 7.0, 10.0, 0.15  # jitter: pixels (of a CROP-pixel crop), degrees, fraction per axis
+LATER_VARIANTS = 12
+"""Jittered copies of each square learnt from a later position (`position_examples`): a later position adds
+places on the board more than copies."""
 _BATCH = 128  # crops per classifier call (a large batch costs memory, not time)
 _STEPS = 300  # gradient steps of the softmax fit
 _RATE = 0.5
@@ -129,20 +133,25 @@ class SetModel:
         return np.asarray(out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12), dtype=np.float64)
 
 
-def fit_set_model(features: NDArray[np.float32], targets: NDArray[np.int64]) -> SetModel:
+def fit_set_model(features: NDArray[np.float32], targets: NDArray[np.int64], *, single: bool = False) -> SetModel:
     """Softmax regression (L2-regularised, every label weighted equally however many examples it has; plain
-    gradient descent from zero, so deterministic) on examples."""
-    x = features.astype(np.float64)
-    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-3
+    gradient descent from zero, so deterministic) on examples; `single`: in single precision (about a quarter of
+    the time; a set learnt again during a game, `refit`)."""
+    kind = np.float32 if single else np.float64
+    x = features.astype(kind)
+    mean, scale = x.mean(axis=0), x.std(axis=0) + kind(1e-3)
     z = (x - mean) / scale
     n_labels = len(SQUARE_LABELS)
-    onehot = np.eye(n_labels)[targets]
+    onehot = np.eye(n_labels, dtype=kind)[targets]
     tally = np.bincount(targets, minlength=n_labels)
     trained = tally > 0
-    sample_weight = (1.0 / (tally[targets] * trained.sum()))[:, None]
-    weights, bias = np.zeros((z.shape[1], n_labels)), np.zeros(n_labels)
+    sample_weight = (1.0 / (tally[targets] * trained.sum()))[:, None].astype(kind)
+    weights: NDArray[np.floating] = np.zeros((z.shape[1], n_labels), dtype=kind)
+    bias: NDArray[np.floating] = np.zeros(n_labels, dtype=kind)
     for _ in range(_STEPS):
-        grad = (softmax(z @ weights + bias) - onehot) * sample_weight
+        logits = z @ weights + bias
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        grad = (e / e.sum(axis=1, keepdims=True) - onehot) * sample_weight
         weights -= _RATE * (z.T @ grad + _DECAY * weights)
         bias -= _RATE * grad.sum(axis=0)
     bias[~trained] = -1e3
@@ -375,7 +384,13 @@ class _Examples:
 
 
 def _examples(
-    image: Image, geometry: BoardGeometry, labels: list[str | None], classifier: PieceClassifier, seed: int
+    image: Image,
+    geometry: BoardGeometry,
+    labels: list[str | None],
+    classifier: PieceClassifier,
+    seed: int,
+    *,
+    piece_variants: int = _VARIANTS,
 ) -> _Examples:
     """Jittered crops of the labelled squares, and those crops turned by 180° (as the other owner's pieces),
     through the classifier."""
@@ -390,7 +405,7 @@ def _examples(
         wanted = [i for i, label in enumerate(labels) if label is not None and (label == EMPTY) == empty]
         if not wanted:
             continue
-        variants = _EMPTY_VARIANTS if empty else _VARIANTS
+        variants = _EMPTY_VARIANTS if empty else piece_variants
         crops = jittered_crops(board, wanted, variants, rng)
         turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
         both = np.concatenate([crops, turned])
@@ -422,6 +437,17 @@ def calibrate(
     model_path: Path = MODEL_PATH,
 ) -> Calibration:
     """Build a calibration from the start photo and (optionally) the photo with every piece turned over."""
+    return calibrate_with_examples(start, flipped, classifier, sente_side, model_path)[0]
+
+
+def calibrate_with_examples(
+    start: Image,
+    flipped: Image | None,
+    classifier: PieceClassifier,
+    sente_side: str | float | None = None,
+    model_path: Path = MODEL_PATH,
+) -> tuple[Calibration, SetExamples]:
+    """`calibrate`, and the examples it learnt from (to learn again with more: `refit`)."""
     geometry = _oriented_start(start, classifier, sente_side)
     start_labels: list[str | None] = list(labels_from_board_field(START_BOARD))
     parts = [_examples(start, geometry, start_labels, classifier, seed=1)]
@@ -435,20 +461,84 @@ def calibrate(
             for label in start_labels
         ]
         parts.append(_examples(flipped, flipped_geometry, promoted, classifier, seed=2))
-    feats = np.concatenate([part.features for part in parts])
-    targets = _targets([name for part in parts for name in part.names])
+    kept = SetExamples.join([SetExamples.of(part) for part in parts])
     power = fit_generic_power(
         np.concatenate([part.plain_probs for part in parts]), _targets([n for part in parts for n in part.plain_names])
     )
-    counts = {
-        label: int(n)
-        for label, n in zip(SQUARE_LABELS, np.bincount(targets, minlength=len(SQUARE_LABELS)), strict=True)
-        if n
-    }
-    seen = fit_appearance_model(np.concatenate([part.appearance for part in parts]), targets)
-    return Calibration(
-        fit_set_model(feats, targets), counts, model_digest(model_path), generic_power=power, appearance=seen
+    seen = fit_appearance_model(kept.appearance, kept.targets)
+    calibration = Calibration(
+        fit_set_model(kept.features, kept.targets),
+        _counts(kept.targets),
+        model_digest(model_path),
+        generic_power=power,
+        appearance=seen,
     )
+    return calibration, kept
+
+
+@dataclass(frozen=True)
+class SetExamples:
+    """What a calibration learns from: the classifier's features and the appearance features of jittered crops of
+    known squares (and of the same crops turned by 180°, as the other owner's pieces), and their labels."""
+
+    features: NDArray[np.float32]
+    appearance: NDArray[np.float32]
+    targets: NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return len(self.targets)
+
+    @property
+    def nbytes(self) -> int:
+        """Memory the examples hold."""
+        return int(self.features.nbytes + self.appearance.nbytes + self.targets.nbytes)
+
+    @classmethod
+    def of(cls, part: _Examples) -> SetExamples:
+        """The examples of one photo's labelled squares."""
+        return cls(part.features, part.appearance, _targets(part.names))
+
+    @classmethod
+    def join(cls, parts: Sequence[SetExamples]) -> SetExamples:
+        """All the examples of several parts."""
+        return cls(
+            np.concatenate([p.features for p in parts]),
+            np.concatenate([p.appearance for p in parts]),
+            np.concatenate([p.targets for p in parts]),
+        )
+
+
+def position_examples(
+    image: Image,
+    geometry: BoardGeometry,
+    board_field: str,
+    squares: Sequence[int],
+    classifier: PieceClassifier,
+    *,
+    seed: int,
+    variants: int = LATER_VARIANTS,
+) -> SetExamples:
+    """Examples from any confirmed position: `image` shows `board_field` (SFEN board field) on the grid
+    `geometry` (oriented, as the reader found it); the `squares` (SFEN-order indices) are learnt from, each cut
+    `variants` times with jitter and also turned by 180°."""
+    labels, chosen = labels_from_board_field(board_field), set(squares)
+    wanted: list[str | None] = [labels[i] if i in chosen else None for i in range(81)]
+    return SetExamples.of(_examples(image, geometry, wanted, classifier, seed, piece_variants=variants))
+
+
+def refit(calibration: Calibration, examples: SetExamples) -> Calibration:
+    """The calibration learnt again on `examples` (those it was made from and more: `calibrate_with_examples`,
+    `position_examples`): both models fitted anew on them (the set model in single precision); the generic
+    classifier's power and the weights stay."""
+    model = fit_set_model(examples.features, examples.targets, single=True)
+    seen = fit_appearance_model(examples.appearance, examples.targets) if calibration.appearance else None
+    return replace(calibration, model=model, examples=_counts(examples.targets), appearance=seen)
+
+
+def _counts(targets: NDArray[np.int64]) -> dict[str, int]:
+    """Examples per label (the labels with any)."""
+    tally = np.bincount(targets, minlength=len(SQUARE_LABELS))
+    return {label: int(n) for label, n in zip(SQUARE_LABELS, tally, strict=True) if n}
 
 
 def _targets(names: list[str]) -> NDArray[np.int64]:

@@ -164,6 +164,7 @@ def replay_one(
         settings=settings,
         on_frame=on_frame,
         on_setup=lambda: reader.start_confirmed(start_sfen),
+        on_confirmed=reader.position_confirmed,
     )
     reader.wait()  # a learning still running (a very short game) would compete with the next game
     used = len(reader.outcomes)

@@ -50,6 +50,7 @@ from controller.runner.page_controls import PageControls
 from controller.runner.remote_opponent import RemoteOpponent
 from controller.runner.robot import GantryRobot
 from controller.runner.session_parts import Hold, NoGantry, board_matches, console_answers, names, stamp
+from controller.runner.set_learning import watch_confirmed
 from controller.runner.shell import GameShell, Limits, ShellReport
 from controller.runner.sim_scene import EngineHuman, MoveSource, RecordHuman, SimScene
 
@@ -105,6 +106,7 @@ class _Session:
             if world is not None
             else self.make_eyes(self._real_camera(), sente_side(self.config, self.options))
         )
+        learning_eyes = eyes  # the reader that learns the set (the page's wrapper comes later)
         effects.on_start = compose.piece_set(
             eyes,
             self.config.vision,
@@ -132,8 +134,8 @@ class _Session:
             max_plies=self.options.max_plies, stall_s=self.options.stall_s, keep_serving=self.options.keep_serving
         )
         shell = GameShell(
-            state, commands, eyes=eyes, reconciler=reconciler, effects=effects, clock=self.clock, scene=scene,
-            limits=limits,
+            state, commands, eyes=eyes, reconciler=watch_confirmed(reconciler, learning_eyes), effects=effects,
+            clock=self.clock, scene=scene, limits=limits,
         )  # fmt: skip
         self.shell_ref.append(shell)
         if self.remote is not None:

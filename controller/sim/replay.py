@@ -137,11 +137,14 @@ def replay_game(
     wall: Callable[[], float] = time.perf_counter,
     on_frame: Callable[[int, np.ndarray, Result], None] | None = None,
     on_setup: Callable[[], object] | None = None,
+    on_confirmed: Callable[[str, tuple[str, ...]], object] | None = None,
 ) -> GameReport:
     """Play `moves` (USI) from `start_sfen` with the simulated person and record what the pipeline commits.
 
     `on_setup` is called once, when the setup check first sees the start position (just after that frame's read):
-    the reader learns the piece set from it (`controller.runner.set_learning`)."""
+    the reader learns the piece set from it (`controller.runner.set_learning`). `on_confirmed` is called with the
+    reconciler's position and moves after every frame it found showing that position (its `NoChange`): the reader
+    learns the set again from such frames."""
     s = settings or ReplaySettings()
     plies = list(moves[: s.max_plies] if s.max_plies else moves)
     record = GameRecord(start_sfen, headers={"event": "shogi-robot replay", "black": "sim", "white": "sim"})
@@ -158,6 +161,8 @@ def replay_game(
         frame = camera.read()
         begin = wall()
         result = _handle_frame(run, frame, gate, reader, reconciler, s=s)
+        if on_confirmed is not None and isinstance(result, NoChange):
+            on_confirmed(reconciler.sfen, reconciler.moves)
         end = run.t + (wall() - begin)
         if run.stable_since is not None and camera.last is not None and camera.last.occluded_squares:
             run.report.arm_reads += 1
