@@ -8,7 +8,9 @@ penultimate layer) that calibration compares with a user's own set.
 Owner symmetry: a piece turned by 180 degrees is the same kind of the other owner (`OWNER_SWAP`). Crops whose
 reading is in doubt (owner split, or no clear top label) are read a second time turned by 180 degrees, and the
 two readings are combined (normalised geometric mean); at most `MAX_SECOND_LOOKS` crops per batch, the most
-doubtful first, so a clear board costs one forward pass and a bad one at most about 1.2.
+doubtful first, so a clear board costs one forward pass and a bad one at most about 1.2. Batches run in chunks
+of fixed sizes, each on a network of its own (`CHUNKS`), so that no network is re-planned for a new batch size
+and a large batch (a calibration's) needs no large buffers; a crop's output does not depend on its batch.
 The network is trained by `vision/train/train_classifier.py` on synthetic crops (`vision/train/synth.py`).
 """
 
@@ -34,6 +36,8 @@ OWNER_SWAP = np.array([*range(14, 28), *range(14), 28, 29, 30])
 unreadable stay)."""
 MAX_SECOND_LOOKS = 14
 """Chosen on rendered frames of training styles: more second looks gained nothing there."""
+CHUNKS = (64, 32, 16, 8, 4, 2, 1)
+"""Batch sizes the network runs at (powers of two, largest first: `chunk_sizes`)."""
 DOUBT = 0.97
 """A crop is in doubt when its top label or its owner (summed over kinds) is below this probability."""
 
@@ -80,36 +84,49 @@ class PieceClassifier:
         if not model_path.exists():
             raise ModelError(f"classifier model not found: {model_path}")
         try:
-            self._net = cv2.dnn.readNetFromONNX(os.fspath(model_path), cv2.dnn.ENGINE_CLASSIC)
-            # A second network for the second looks, always fed MAX_SECOND_LOOKS crops: OpenCV re-plans a network
-            # whenever its batch size changes, which would cost more than the second look itself.
-            self._net2 = cv2.dnn.readNetFromONNX(os.fspath(model_path), cv2.dnn.ENGINE_CLASSIC) if second_look else None
+            # One network per batch size of `CHUNKS`: OpenCV re-plans a network whenever its batch size changes
+            # (the board's 81 crops, a stand's few, the second looks), and sizes its buffers to the batch.
+            path = os.fspath(model_path)
+            self._nets = {size: cv2.dnn.readNetFromONNX(path, cv2.dnn.ENGINE_CLASSIC) for size in CHUNKS}
         except cv2.error as exc:
             raise ModelError(f"cannot load classifier model {model_path}: {exc}") from exc
+        self._second_look = second_look
         self._outputs = ["logits", "features"]
 
     def predict(self, crops: Image) -> Prediction:
         """Probabilities, sideways probability and features for a batch of crops."""
         if len(crops) == 0:
             return Prediction(np.zeros((0, N_LABELS)), np.zeros(0), np.zeros(0), np.zeros((0, 0), np.float32))
-        full, features = self._forward(self._net, crops)
-        if self._net2 is not None:
+        full, features = self._forward(crops)
+        if self._second_look:
             doubtful = doubtful_crops(full)
             if len(doubtful):
-                turned = np.zeros((MAX_SECOND_LOOKS, *crops.shape[1:]), dtype=crops.dtype)
-                turned[: len(doubtful)] = crops[doubtful, ::-1, ::-1]
-                again, _ = self._forward(self._net2, turned)
-                full[doubtful] = combine(full[doubtful], again[: len(doubtful), OWNER_SWAP])
+                again, _ = self._forward(np.ascontiguousarray(crops[doubtful, ::-1, ::-1]))
+                full[doubtful] = combine(full[doubtful], again[:, OWNER_SWAP])
         sideways, unreadable = full[:, N_LABELS], full[:, N_LABELS + 1]
         probs = full[:, :N_LABELS] / np.maximum(full[:, :N_LABELS].sum(axis=1, keepdims=True), 1e-12)
         feats = np.asarray(features, dtype=np.float32).reshape(len(crops), -1)
         return Prediction(probs, sideways, unreadable, feats)
 
-    def _forward(self, net: cv2.dnn.Net, crops: Image) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
-        """Softmax over the 31 network classes and the features, in one forward pass of `net`."""
-        net.setInput(preprocess(crops))
-        logits, features = net.forward(self._outputs)
-        return softmax(np.asarray(logits)), np.asarray(features, dtype=np.float32)
+    def _forward(self, crops: Image) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
+        """Softmax over the 31 network classes and the features of a batch, run in chunks (`chunk_sizes`)."""
+        x = preprocess(crops)
+        logits, features, start = [], [], 0
+        for size in chunk_sizes(len(crops)):
+            net = self._nets[size]
+            net.setInput(x[start : start + size])
+            chunk_logits, chunk_features = net.forward(self._outputs)
+            logits.append(np.asarray(chunk_logits))
+            features.append(np.asarray(chunk_features, dtype=np.float32))
+            start += size
+        return softmax(np.concatenate(logits)), np.concatenate(features)
+
+
+def chunk_sizes(n: int) -> list[int]:
+    """Sizes from `CHUNKS` that add up to `n`, largest first (as many of the largest as fit, then n's binary
+    digits): 81 -> 64, 16, 1."""
+    largest = CHUNKS[0]
+    return [largest] * (n // largest) + [size for size in CHUNKS[1:] if (n % largest) & size]
 
 
 def doubtful_crops(full: NDArray[np.float64]) -> NDArray[np.intp]:
