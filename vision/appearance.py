@@ -27,6 +27,8 @@ BINS = 9
 """Unsigned gradient orientations per cell."""
 RED_COPIES = 4
 """Copies of the redness feature among the HOG's values."""
+CHUNK = 96
+"""Crops whose features are computed together (a board's 81 in one go; a crop's features do not depend on it)."""
 _DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _GAP = 2
 """Rows between crops laid in one column: the disc's reach (its radius), so no crop's closing sees another."""
@@ -114,9 +116,12 @@ def redness(crops: Image, ink: NDArray[np.float32]) -> NDArray[np.float32]:
 
 
 def appearance_features(crops: Image) -> NDArray[np.float32]:
-    """N×D appearance features of N BGR crops: HOG of the ink map, then the ink's redness (`RED_COPIES`)."""
+    """N×D appearance features of N BGR crops: HOG of the ink map, then the ink's redness (`RED_COPIES`).
+    Computed `CHUNK` crops at a time (a calibration's thousands of crops would need hundreds of MB at once)."""
     if len(crops) == 0:
         return np.zeros((0, 0), np.float32)
+    if len(crops) > CHUNK:
+        return np.concatenate([appearance_features(crops[k : k + CHUNK]) for k in range(0, len(crops), CHUNK)])
     ink = ink_maps(crops)
     red = np.repeat(redness(crops, ink)[:, None], RED_COPIES, axis=1)
     return np.hstack([hog(ink), red]).astype(np.float32)
