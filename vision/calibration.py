@@ -48,9 +48,8 @@ _PROMOTES = {"R", "B", "S", "N", "L", "P"}
 _VARIANTS = 24  # jittered copies of each known piece square (12 -> 24: +0.04 points on training styles)
 _EMPTY_VARIANTS = 3  # ... of each empty square (they are many and alike)
 _SHIFT, _TURN, _SCALE = 7.0, 10.0, 0.15  # jitter: pixels (of a CROP-pixel crop), degrees, fraction per axis
-LATER_VARIANTS = 12
-"""Jittered copies of each square learnt from a later position (`position_examples`): a later position adds
-places on the board more than copies."""
+LATER_VARIANTS = 24
+"""Jittered copies of each square learnt from a later position (`position_examples`), as many as of the start's."""
 _BATCH = 128  # crops per classifier call (a large batch costs memory, not time)
 _STEPS = 300  # gradient steps of the softmax fit
 _RATE = 0.5
@@ -95,6 +94,10 @@ of the classifier's forward pass (28 vs 48 ms a read); set `appearance_weight` 0
 ink-less faces, and an HOG of a 48-pixel crop sees a face's strokes only coarsely."""
 APPEARANCE_SHRINK = 0.5
 """Shrinkage of the appearance model's pooled covariance towards the identity (0.1 and 0.5 were near ties)."""
+MIN_HELD = 2
+"""Later positions read before they were learnt from (`HeldOut`) from which the weights are fitted (`refit`)."""
+_SET_WEIGHTS = np.exp(np.linspace(np.log(0.5), np.log(4.0), 10))
+"""Candidate set weights when fitted on held-out squares (`fit_weights`)."""
 _POWERS = np.exp(np.linspace(np.log(0.05), np.log(4.0), 40))
 """Candidate tempering exponents of the generic classifier's probabilities (see `fit_generic_power`)."""
 
@@ -484,6 +487,11 @@ class SetExamples:
     features: NDArray[np.float32]
     appearance: NDArray[np.float32]
     targets: NDArray[np.int64]
+    plain_probs: NDArray[np.float32]
+    """The generic classifier's probabilities of the photographed squares' own crops (for `fit_generic_power`)."""
+    plain_targets: NDArray[np.int64]
+    held: tuple[HeldOut, ...] = ()
+    """Each later position's squares as the calibration of the time read them, before learning from them."""
 
     def __len__(self) -> int:
         return len(self.targets)
@@ -491,12 +499,14 @@ class SetExamples:
     @property
     def nbytes(self) -> int:
         """Memory the examples hold."""
-        return int(self.features.nbytes + self.appearance.nbytes + self.targets.nbytes)
+        arrays = (self.features, self.appearance, self.targets, self.plain_probs, self.plain_targets)
+        return int(sum(a.nbytes for a in arrays)) + sum(record.nbytes for record in self.held)
 
     @classmethod
     def of(cls, part: _Examples) -> SetExamples:
         """The examples of one photo's labelled squares."""
-        return cls(part.features, part.appearance, _targets(part.names))
+        plain = part.plain_probs.astype(np.float32)
+        return cls(part.features, part.appearance, _targets(part.names), plain, _targets(part.plain_names))
 
     @classmethod
     def join(cls, parts: Sequence[SetExamples]) -> SetExamples:
@@ -505,7 +515,41 @@ class SetExamples:
             np.concatenate([p.features for p in parts]),
             np.concatenate([p.appearance for p in parts]),
             np.concatenate([p.targets for p in parts]),
+            np.concatenate([p.plain_probs for p in parts]),
+            np.concatenate([p.plain_targets for p in parts]),
+            tuple(record for p in parts for record in p.held),
         )
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """A confirmed position's squares (their own crops) as a calibration read them before it learnt from that
+    position: the generic classifier's, the set model's and the appearance model's probabilities (N×29 each; the
+    last all ones without an appearance model) and the squares' labels. Examples no model was fitted on, so the
+    weights of the three opinions can be fitted on them (`fit_weights`)."""
+
+    generic: NDArray[np.float32]
+    own: NDArray[np.float32]
+    seen: NDArray[np.float32]
+    targets: NDArray[np.int64]
+
+    @property
+    def nbytes(self) -> int:
+        """Memory the record holds."""
+        return int(self.generic.nbytes + self.own.nbytes + self.seen.nbytes + self.targets.nbytes)
+
+    @classmethod
+    def read(
+        cls, calibration: Calibration, prediction: Prediction, crops: Image, targets: NDArray[np.int64]
+    ) -> HeldOut:
+        """The record of `crops` (with their `prediction`) under `calibration`."""
+        generic = np.maximum(prediction.probs, 1e-9)
+        own = calibration.model.probs(prediction.features, generic)
+        seen = np.ones_like(generic)
+        if calibration.appearance is not None:
+            seen = calibration.appearance.probs(appearance_features(crops), generic)
+        f32 = np.float32
+        return cls(generic.astype(f32), own.astype(f32), seen.astype(f32), targets)
 
 
 def position_examples(
@@ -517,22 +561,57 @@ def position_examples(
     *,
     seed: int,
     variants: int = LATER_VARIANTS,
+    current: Calibration | None = None,
 ) -> SetExamples:
     """Examples from any confirmed position: `image` shows `board_field` (SFEN board field) on the grid
     `geometry` (oriented, as the reader found it); the `squares` (SFEN-order indices) are learnt from, each cut
-    `variants` times with jitter and also turned by 180°."""
+    `variants` times with jitter and also turned by 180°. The generic classifier's reading of all 81 squares is
+    kept too: how far it is to be trusted on this set is learnt again from every such position (`refit`); with
+    the `current` calibration (the one the game read the position with), so is how the three opinions are weighed
+    (`HeldOut`, `fit_weights`)."""
     labels, chosen = labels_from_board_field(board_field), set(squares)
     wanted: list[str | None] = [labels[i] if i in chosen else None for i in range(81)]
-    return SetExamples.of(_examples(image, geometry, wanted, classifier, seed, piece_variants=variants))
+    part = SetExamples.of(_examples(image, geometry, wanted, classifier, seed, piece_variants=variants))
+    crops = square_crops(rectified_board(image, geometry))
+    every, targets = classifier.predict(crops), _targets(labels)
+    held = () if current is None else (HeldOut.read(current, every, crops, targets),)
+    return replace(part, plain_probs=every.probs.astype(np.float32), plain_targets=targets, held=held)
 
 
 def refit(calibration: Calibration, examples: SetExamples) -> Calibration:
     """The calibration learnt again on `examples` (those it was made from and more: `calibrate_with_examples`,
-    `position_examples`): both models fitted anew on them (the set model in single precision); the generic
-    classifier's power and the weights stay."""
+    `position_examples`): both models fitted anew on them (the set model in single precision), and the generic
+    classifier's power on all the squares they photographed; the weights stay."""
     model = fit_set_model(examples.features, examples.targets, single=True)
     seen = fit_appearance_model(examples.appearance, examples.targets) if calibration.appearance else None
-    return replace(calibration, model=model, examples=_counts(examples.targets), appearance=seen)
+    power = fit_generic_power(examples.plain_probs.astype(np.float64), examples.plain_targets)
+    weight = calibration.set_weight
+    if len(examples.held) >= MIN_HELD:
+        power, weight = fit_weights(examples.held, calibration.appearance_weight)
+    counts = _counts(examples.targets)
+    return replace(calibration, model=model, examples=counts, appearance=seen, generic_power=power, set_weight=weight)
+
+
+def fit_weights(held: Sequence[HeldOut], appearance_weight: float) -> tuple[float, float]:
+    """The generic power (of `_POWERS`) and set weight (of `_SET_WEIGHTS`) under which the held-out squares'
+    three opinions, combined as `Calibration.adjust` does (the appearance weight kept), give their labels the
+    highest mean log-likelihood."""
+    targets = np.concatenate([record.targets for record in held])
+    logs = [
+        np.log(np.maximum(np.concatenate([getattr(r, name) for r in held]), 1e-12))
+        for name in ("generic", "own", "seen")
+    ]
+    rows = np.arange(len(targets))
+    base = appearance_weight * logs[2]
+    best, choice = -np.inf, (1.0, SET_WEIGHT)
+    for power in _POWERS:
+        for weight in _SET_WEIGHTS:
+            logits = power * logs[0] + weight * logs[1] + base
+            logits = logits - logits.max(axis=1, keepdims=True)
+            score = float((logits[rows, targets] - np.log(np.exp(logits).sum(axis=1))).mean())
+            if score > best:
+                best, choice = score, (float(power), float(weight))
+    return choice
 
 
 def _counts(targets: NDArray[np.int64]) -> dict[str, int]:

@@ -50,7 +50,7 @@ from controller.runner.page_controls import PageControls
 from controller.runner.remote_opponent import RemoteOpponent
 from controller.runner.robot import GantryRobot
 from controller.runner.session_parts import Hold, NoGantry, board_matches, console_answers, names, stamp
-from controller.runner.set_learning import watch_confirmed
+from controller.runner.set_relearning import watch_confirmed
 from controller.runner.shell import GameShell, Limits, ShellReport
 from controller.runner.sim_scene import EngineHuman, MoveSource, RecordHuman, SimScene
 

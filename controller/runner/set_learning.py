@@ -26,7 +26,7 @@ model is fitted again on the start's examples and those of every such position (
 of the examples are kept, not the frames; bounded by `set_places.MAX_LATER_SQUARES`), on the worker thread as at
 the start. A learning from a position the game later leaves by a takeback (its moves no longer all played) is
 forgotten, and the set fitted again without it. Only a set learnt from this game's start is learnt again (not a
-resumed game's, nor the user's calibration).
+resumed game's, nor the user's calibration). The worker's side of it is `controller.runner.set_relearning`.
 """
 
 from __future__ import annotations
@@ -35,16 +35,22 @@ import enum
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 import numpy as np
 
-from controller.reconcile.types import NoChange, Observation, Result
 from controller.rules.positions import STARTPOS_SFEN
-from controller.runner.set_places import START_SQUARES, Places
+from controller.runner.set_relearning import (
+    MAX_FAILURES,
+    STEADY_FRAMES,
+    LaterJob,
+    LaterState,
+    LearnsMore,
+    VisionLearning,
+)
 
 log = logging.getLogger(__name__)
 
@@ -53,39 +59,6 @@ STANDARD_BOARD = STARTPOS_SFEN.split()[0]
 
 Learn = Callable[[Any, Any], Any]
 """Learns a calibration from a start frame and the reader's sente side (`vision_learn`, or a stand-in)."""
-
-STEADY_FRAMES = 3
-"""A position is learnt from once it was confirmed on this many reads in a row."""
-MAX_FAILURES = 3
-"""Later learnings that may fail in one game before the set is no longer learnt again in it."""
-
-
-@dataclass(frozen=True)
-class LaterJob:
-    """One later learning: learn `squares` of `board_field` from `frame` (on the reader's `geometry`) as learning
-    `part`, keep the earlier learnings `keep` (part numbers; 0 is the start's), and fit the set again."""
-
-    frame: Any
-    geometry: Any
-    board_field: str
-    squares: tuple[int, ...]
-    part: int
-    keep: tuple[int, ...]
-    ply: int = 0
-    """The position's ply (moves played), for reports."""
-
-
-@runtime_checkable
-class LearnsMore(Protocol):
-    """A `Learn` that can also learn from later positions (`VisionLearning`)."""
-
-    def __call__(self, frame: Any, sente_side: Any) -> Any:
-        """Learn from the start frame (and keep its examples)."""
-        ...
-
-    def more(self, job: LaterJob) -> Any:
-        """Learn from a later position too; the calibration fitted on all kept examples."""
-        ...
 
 
 class Reader(Protocol):
@@ -143,52 +116,6 @@ def vision_learn(new_classifier: Callable[[], Any]) -> VisionLearning:
     return VisionLearning(new_classifier)
 
 
-class VisionLearning:
-    """The real learning: `calibrate_with_examples(start, None, ...)` from the start frame, then `position_examples`
-    and `refit` from later positions (`more`), keeping the examples of the start and of each later learning (not
-    the frames). Used by one worker thread at a time (the reader runs one learning at once), on a classifier of
-    its own, made once: OpenCV's network is not safe to run from two threads at once."""
-
-    def __init__(self, new_classifier: Callable[[], Any]) -> None:
-        self._new_classifier = new_classifier
-        self._classifier: Any = None
-        self._start: tuple[Any, Any] | None = None
-        self._later: dict[int, Any] = {}
-
-    def __call__(self, frame: Any, sente_side: Any) -> Any:
-        """Learn from a start frame (a new game: later learnings are forgotten)."""
-        from vision.calibration import calibrate_with_examples
-
-        calibration, examples = calibrate_with_examples(frame, None, self._network(), sente_side=sente_side)
-        self._start, self._later = (calibration, examples), {}
-        return calibration
-
-    def more(self, job: LaterJob) -> Any:
-        """Keep the learnings `job.keep`, add `job.squares` of its position, fit the set again on all of them."""
-        from vision.calibration import SetExamples, position_examples, refit
-
-        if self._start is None:
-            raise RuntimeError("no start position was learnt in this game")
-        self._later = {part: kept for part, kept in self._later.items() if part in job.keep}
-        if job.squares:
-            self._later[job.part] = position_examples(
-                job.frame, job.geometry, job.board_field, job.squares, self._network(), seed=job.part
-            )
-        calibration, examples = self._start
-        return refit(calibration, SetExamples.join([examples, *self._later.values()]))
-
-    @property
-    def nbytes(self) -> int:
-        """Memory the kept examples hold."""
-        start = [] if self._start is None else [self._start[1]]
-        return sum(int(examples.nbytes) for examples in [*start, *self._later.values()])
-
-    def _network(self) -> Any:
-        if self._classifier is None:
-            self._classifier = self._new_classifier()
-        return self._classifier
-
-
 def _on_a_thread(job: Callable[[], None]) -> threading.Thread:
     thread = threading.Thread(target=job, name="learn-piece-set", daemon=True)
     thread.start()
@@ -229,7 +156,7 @@ class StartLearningReader:
         self._thread: threading.Thread | None = None
         self._ready: list[Outcome] = []
         self._lock = threading.Lock()
-        self._more = _Later()
+        self._more = LaterState()
 
     # --- the reader's own interface -----------------------------------------------------------------------
 
@@ -286,7 +213,7 @@ class StartLearningReader:
             return False
         frame = np.array(self._last_frame, copy=True)
         side = getattr(self._reader.settings, "sente_side", None)
-        self._more = _Later(save_to)
+        self._more = LaterState(save_to)
         self._thread = self._spawn(lambda: self._run(lambda: self._learn(frame, side), save_to))
         return True
 
@@ -426,99 +353,3 @@ class StartLearningReader:
         """Wait for a running learning and take up its outcome now (tests, and the end of a replay)."""
         self.wait(timeout)
         self._install()
-
-
-class _Later:
-    """The loop's side of learning again in one game: the places learnt, the steady count, the learnings' numbers."""
-
-    def __init__(self, save_to: Path | None = None) -> None:
-        self.save_to = save_to
-        self.places = Places()
-        self.active = False
-        """The start was learnt in this game, and learning again has not failed too often."""
-        self.key: tuple[str, tuple[str, ...]] | None = None
-        self.at_read = -1
-        self.steady = 0
-        self.stale = False
-        """Learnings were forgotten since the set was last fitted."""
-        self.done: set[str] = set()
-        """Board fields already learnt from (a position shown again is not learnt twice)."""
-        self.failures = 0
-        self._next_part = 1
-
-    def start_learnt(self) -> None:
-        """The start's examples are part 0 (`VisionLearning` keeps them)."""
-        self.places.add(0, (), STANDARD_BOARD, START_SQUARES)
-        self.active = True
-
-    def job(self, frame: Any, geometry: Any, field: str, squares: Sequence[int], moves: tuple[str, ...]) -> LaterJob:
-        """The next learning's job (its places are counted as learnt from now on, forgotten if it fails), with the
-        oldest later learnings over the bound forgotten."""
-        part, self._next_part = self._next_part, self._next_part + 1
-        self.places.add(part, moves, field, squares)
-        for old in self.places.over_bound():
-            self.places.drop(old)
-        keep = tuple(p for p in self.places.parts if p != part)
-        return LaterJob(frame, geometry, field, tuple(squares), part, keep, len(moves))
-
-
-class _Watched(Protocol):
-    """The reconciler as `watch_confirmed` needs it (`controller.reconcile.Reconciler`)."""
-
-    @property
-    def sfen(self) -> str:
-        """The game's position."""
-        ...
-
-    @property
-    def moves(self) -> tuple[str, ...]:
-        """The moves played."""
-        ...
-
-    def observe(self, obs: Observation) -> Result:
-        """Take one observation."""
-        ...
-
-    def set_position(self, sfen: str, moves: Iterable[str] = ()) -> None:
-        """Resynchronise with the game."""
-        ...
-
-    def expect(self, move: str | None) -> None:
-        """Announce the opponent's move."""
-        ...
-
-    def decide_now(self) -> None:
-        """Decide on the next stable frame."""
-        ...
-
-
-class ConfirmedWatch:
-    """The reconciler as the shell's loop sees it, telling the learning reader of every position it confirms."""
-
-    def __init__(self, reconciler: _Watched, reader: StartLearningReader) -> None:
-        self._reconciler, self._reader = reconciler, reader
-
-    def observe(self, obs: Observation) -> Result:
-        """Observe; after a `NoChange`, tell the reader the position it showed."""
-        result = self._reconciler.observe(obs)
-        if isinstance(result, NoChange):
-            self._reader.position_confirmed(self._reconciler.sfen, self._reconciler.moves)
-        return result
-
-    def set_position(self, sfen: str, moves: Iterable[str] = ()) -> None:
-        """As the reconciler's."""
-        self._reconciler.set_position(sfen, moves)
-
-    def expect(self, move: str | None) -> None:
-        """As the reconciler's."""
-        self._reconciler.expect(move)
-
-    def decide_now(self) -> None:
-        """As the reconciler's."""
-        self._reconciler.decide_now()
-
-
-def watch_confirmed(reconciler: _Watched, eyes: Any) -> _Watched | ConfirmedWatch:
-    """The reconciler for the shell: watched (`ConfirmedWatch`) when the eyes' reader learns the set, else itself."""
-    reader = getattr(eyes, "reader", None)
-    return ConfirmedWatch(reconciler, reader) if isinstance(reader, StartLearningReader) else reconciler

@@ -34,9 +34,9 @@ learnt place of its label (a face never learnt is infinitely far), or any misrea
 FAR = 2
 MAX_SQUARES = 8
 """Squares learnt from one position at most (misread ones first, then the newest places)."""
-MAX_LATER_SQUARES = 120
+MAX_LATER_SQUARES = 80
 """Squares of later positions kept at most (oldest learnings forgotten first); with `vision.calibration`'s
-`LATER_VARIANTS` = 12 crops, turned too, about 2900 examples (about 12 MB of features)."""
+`LATER_VARIANTS` = 24 crops of each, turned too, 3840 examples (about 16 MB of features, beside the start's 9)."""
 
 
 START_SQUARES: tuple[int, ...] = tuple(range(27)) + tuple(range(54, 81))

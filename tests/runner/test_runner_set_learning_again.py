@@ -8,19 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 
 from controller.reconcile.types import NoChange, Observation, Result, Waiting
 from controller.rules.positions import STARTPOS_SFEN
-from controller.runner.set_learning import (
-    MAX_FAILURES,
-    STEADY_FRAMES,
-    ConfirmedWatch,
-    LaterJob,
-    StartLearningReader,
-    watch_confirmed,
-)
+from controller.runner.set_learning import StartLearningReader
 from controller.runner.set_places import MAX_SQUARES, Places
+from controller.runner.set_relearning import MAX_FAILURES, STEADY_FRAMES, ConfirmedWatch, LaterJob, watch_confirmed
+from vision.classifier import MODEL_PATH
 from vision.labels import SQUARE_LABELS, labels_from_board_field
 
 FRAME = np.zeros((6, 8, 3), np.uint8)
@@ -290,3 +286,58 @@ def test_places_are_bounded_and_forget_taken_back_positions() -> None:
     assert places.over_bound(1) == [1] and places.over_bound(0) == [1, 2]
     assert places.forget_off(("7g7f", "8c8d")) == [2]
     assert places.parts == [0, 1]
+
+
+LATER = (
+    "b1s1kg1nl/1r2g4/pppp+Ppppp/9/9/9/PPPP1PPPP/1+R5B1/LNSGKGSNL b - 1",
+    "lnsgkgsnl/9/pppppppp1/8r/4B4/9/PPPPPPPPP/7R1/LNSGKGSNb b - 1",
+    "r1sgkgsnb/9/ppppppppp/9/9/9/PPPPPPPPP/9/BNSGKGSNR b - 1",
+)
+"""Later positions of a game (made up): promoted faces, a bishop and rooks in new places, rooks in the corners."""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not MODEL_PATH.exists(), reason=f"no classifier model at {MODEL_PATH}")
+def test_the_real_reader_reads_new_places_and_faces_better_once_it_learnt_them() -> None:
+    """A held-out set whose start shows the rooks on 8b and 2h only: gote's rook in the corner 9a is read as a
+    silver, and the promoted rook (a face the start never shows) as another promoted piece. The game confirms
+    three later positions, one frame each, learnt off the loop: on fresh frames of the last (every piece placed
+    anew), the corner rook is read right, the promoted rook's face is one the set now knows and reads far
+    better, and fewer squares are read wrong than with the start alone."""
+    from controller.runner.set_learning import vision_learn
+    from controller.sim import CameraSettings, VirtualBoard, VirtualCamera
+    from hardware.settings import load_settings
+    from vision.classifier import PieceClassifier
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
+
+    geometry = load_settings(None).geometry
+    look = CameraSettings(style="ryoko_1kanji", seed=8, size=(800, 600))
+    start = VirtualCamera(VirtualBoard(geometry, STARTPOS_SFEN, seed=8), look)
+    start_frame = start.read()
+    assert start.last is not None
+    settings = ReaderSettings(sente_side=sente_direction(start.last.board_corners_px))
+    reader = StartLearningReader(BoardReader(PieceClassifier(), settings), vision_learn(PieceClassifier))
+    reader.read(start_frame)
+    assert reader.start_confirmed(STARTPOS_SFEN)
+    reader.settle(300.0)
+
+    def right(sfen: str) -> NDArray[np.float64]:
+        """Each square's probability of what stands there, on a fresh frame of `sfen`."""
+        frame = VirtualCamera(VirtualBoard(geometry, sfen, seed=103), look).read()
+        labels = [SQUARE_LABELS.index(label) for label in labels_from_board_field(sfen.split(maxsplit=1)[0])]
+        return np.asarray(reader.read(frame).probs[np.arange(81), labels], dtype=np.float64)
+
+    promoted_before, corners_before = right(LATER[0])[64], right(LATER[2])
+    for ply, sfen in enumerate(LATER, start=1):
+        shown = VirtualCamera(VirtualBoard(geometry, sfen, seed=100), look).read()
+        for _ in range(STEADY_FRAMES):
+            reader.read(shown)
+            reader.position_confirmed(sfen, ("7g7f",) * ply)
+        reader.settle(300.0)
+        assert reader.outcomes[-1].calibration is not None, reader.outcomes[-1].describe()
+    promoted_after, corners_after = right(LATER[0])[64], right(LATER[2])
+    assert corners_before[0] < 0.5 < corners_after[0], (corners_before[0], corners_after[0])
+    assert (corners_after < 0.5).sum() < (corners_before < 0.5).sum()
+    assert reader.inner.calibration.model.trained[SQUARE_LABELS.index("+R")]
+    assert promoted_after > 5 * promoted_before, (promoted_before, promoted_after)
