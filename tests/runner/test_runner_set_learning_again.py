@@ -339,5 +339,5 @@ def test_the_real_reader_reads_new_places_and_faces_better_once_it_learnt_them()
     promoted_after, corners_after = right(LATER[0])[64], right(LATER[2])
     assert corners_before[0] < 0.5 < corners_after[0], (corners_before[0], corners_after[0])
     assert (corners_after < 0.5).sum() < (corners_before < 0.5).sum()
-    assert reader.inner.calibration.model.trained[SQUARE_LABELS.index("+R")]
+    assert reader.outcomes[-1].calibration.model.trained[SQUARE_LABELS.index("+R")]
     assert promoted_after > 5 * promoted_before, (promoted_before, promoted_after)

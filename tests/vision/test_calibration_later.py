@@ -107,16 +107,20 @@ def _held(seed: int, generic_right: bool) -> HeldOut:
 
 def test_weights_fitted_on_held_out_positions_follow_the_opinion_that_was_right() -> None:
     """Positions read before they were learnt from: where the generic classifier was confidently wrong and the set
-    model right, the set model gains weight over the generic classifier; where both were right, the generic
-    classifier keeps it."""
-    wrong_power, wrong_weight = fit_weights([_held(1, False), _held(2, False)], 0.2)
-    right_power, right_weight = fit_weights([_held(1, True), _held(2, True)], 0.2)
-    assert wrong_power < right_power and wrong_weight / wrong_power > right_weight / right_power
+    model right, the set model gets the larger share of the (kept) sum of power and weight; where both were
+    right, the generic classifier (sharper here) keeps the larger share."""
+    wrong_power, wrong_weight = fit_weights([_held(1, False), _held(2, False)], 0.2, 2.0)
+    right_power, right_weight = fit_weights([_held(1, True), _held(2, True)], 0.2, 2.0)
+    assert wrong_power + wrong_weight == pytest.approx(2.0) == right_power + right_weight
+    assert wrong_weight > wrong_power and right_power > right_weight
 
 
 def test_refit_weighs_the_opinions_once_positions_were_held_out() -> None:
-    """With `MIN_HELD` held-out positions among the examples, `refit` takes the fitted weights."""
+    """With `MIN_HELD` held-out positions among the examples, `refit` takes the fitted weights (their sum the
+    start calibration's)."""
     examples = _examples(1, 8)
     held = tuple(_held(n, False) for n in range(MIN_HELD))
-    again = refit(_calibration(examples), SetExamples.join([examples, replace(examples, held=held)]))
-    assert (again.generic_power, again.set_weight) == fit_weights(held, again.appearance_weight)
+    first = _calibration(examples)
+    again = refit(first, SetExamples.join([examples, replace(examples, held=held)]))
+    total = first.generic_power + first.set_weight
+    assert (again.generic_power, again.set_weight) == fit_weights(held, again.appearance_weight, total)
