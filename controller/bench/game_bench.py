@@ -17,6 +17,7 @@ confirmed by the camera on the first try.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         )
     )
     reports: list[GameReport] = []
+    load_before = os.getloadavg()
     started = time.perf_counter()
     for index, moves in enumerate(games, start=args.first):
         seed = args.seed * 1000 + index
@@ -118,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"of the games with an error: {setup} never saw the starting position, {false} committed a false move")
     arm, reads = sum(r.arm_reads for r in reports), sum(r.reads for r in reports)
     print(f"frames read while an arm hid squares (the motion gate missed it): {arm} of {reads}")
+    load = " ".join(f"{value:.2f}" for value in load_before), " ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"load average (1, 5, 15 min): {load[0]} at the start, {load[1]} at the end (latency counts wall time)")
     _play(args.play, args.seed, styles)
     return 0
 

@@ -8,12 +8,15 @@ reader's own orientation guess is scored separately. Then the same scene with an
 by that reader: a read that claims to be reliable but is wrong is a false read. Finally the reader is calibrated
 on a start-position photo and a flipped photo of one held-out style and re-scored on that style: on frames under
 other poses and light, and on frames of the calibration photos' own rig (camera pose, board, light; the real use).
-Timings run on one core (`cv2.setNumThreads(1)`).
+Timings run on one core (`cv2.setNumThreads(1)`): wall-clock milliseconds, and the reading thread's own CPU
+milliseconds (`time.thread_time`), which a machine shared with other jobs inflates far less; the load average is
+printed before and after.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import time
@@ -74,6 +77,7 @@ class Tally:
     occluded_claimed: int = 0
     false_reads: int = 0
     read_ms: list[float] = field(default_factory=list)
+    read_cpu_ms: list[float] = field(default_factory=list)
     find_ms: list[float] = field(default_factory=list)
 
 
@@ -134,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.train.train_classifier import HELD_OUT
 
     cv2.setNumThreads(1)
+    load_before = os.getloadavg()
     width, height = (int(v) for v in args.size.lower().split("x"))
     if not args.games.is_file():
         raise FileNotFoundError(f"games file not found: {args.games} (run from the project root, or pass --games)")
@@ -157,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
         f"hands, stands in view:  {_pct(wide.hand_right, wide.hand_entries)} of counts right"
         f" (stands unknown: {wide.stands_unknown} of {2 * args.hands_n}; wide overhead shots)"
     )
+    print(f"load average (1, 5, 15 min): {_load(load_before)} at the start, {_load(os.getloadavg())} at the end")
     return 0
 
 
@@ -186,9 +192,10 @@ def read_clean(tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = F
     if not result.board_found:
         tally.not_found += 1
         return reader
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.thread_time()
     result = reader.read(frame.image)  # steady state: grid only checked
     tally.read_ms.append((time.perf_counter() - start) * 1000)
+    tally.read_cpu_ms.append((time.thread_time() - cpu) * 1000)
     score_board(tally, list(frame.labels), result.labels)
     tally.flagged_clean += not result.reliable
     score_hands(tally, frame.hands, result.hands)
@@ -231,16 +238,16 @@ def hands_in_view(
     return tally
 
 
-def time_motion_gate(image: Any) -> float:
-    """Milliseconds per MotionGate.update on a frame of the bench size."""
+def time_motion_gate(image: Any) -> tuple[float, float]:
+    """Wall and CPU milliseconds per MotionGate.update on a frame of the bench size."""
     from vision.motion import MotionGate
 
     gate = MotionGate()
     gate.update(image)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.thread_time()
     for _ in range(50):
         gate.update(image)
-    return (time.perf_counter() - start) * 1000 / 50
+    return (time.perf_counter() - start) * 1000 / 50, (time.thread_time() - cpu) * 1000 / 50
 
 
 @dataclass(frozen=True)
@@ -257,6 +264,8 @@ class CalibratedFigures:
     power: float
     read_ms: float
     """Median milliseconds of a calibrated read (grid checked), one core."""
+    read_cpu_ms: float
+    """Median CPU milliseconds of the same reads."""
 
 
 def calibrated_accuracy(
@@ -283,7 +292,7 @@ def calibrated_accuracy(
     )
     calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
     tallies = {name: (Tally(), Tally()) for name in ("other", "rig")}
-    read_ms: list[float] = []
+    read_ms: list[tuple[float, float]] = []
     rig = RenderOptions(**{**opts.__dict__, "pose": start.pose})
     for i in range(args.calibrated_n):
         other = render_position(
@@ -304,12 +313,17 @@ def calibrated_accuracy(
         rig_tuned.squares_right / rig_tuned.squares,
         rig_tuned.boards,
         calibration.generic_power,
-        statistics.median(read_ms) if read_ms else float("nan"),
+        statistics.median(ms for ms, _ in read_ms) if read_ms else float("nan"),
+        statistics.median(cpu for _, cpu in read_ms) if read_ms else float("nan"),
     )
 
 
 def _score_calibrated(
-    args: argparse.Namespace, readers: tuple[Any, Any], frame: Any, tallies: tuple[Tally, Tally], ms: list[float]
+    args: argparse.Namespace,
+    readers: tuple[Any, Any],
+    frame: Any,
+    tallies: tuple[Tally, Tally],
+    ms: list[tuple[float, float]],
 ) -> None:
     """Read a frame without and with the calibration (fresh readers, sente's side given) and score both; the
     calibrated reader reads twice, the second time (grid checked) timed. `readers`: classifier, calibration."""
@@ -326,11 +340,15 @@ def _score_calibrated(
         reader = BoardReader(classifier, settings, cal)
         result = reader.read(frame.image)
         if cal is not None and result.board_found:
-            begin = time.perf_counter()
+            begin, cpu = time.perf_counter(), time.thread_time()
             result = reader.read(frame.image)
-            ms.append((time.perf_counter() - begin) * 1000)
+            ms.append(((time.perf_counter() - begin) * 1000, (time.thread_time() - cpu) * 1000))
         if result.board_found:
             score_board(tally, list(frame.labels), result.labels)
+
+
+def _load(averages: tuple[float, float, float]) -> str:
+    return " ".join(f"{value:.2f}" for value in averages)
 
 
 def _pct(a: int, b: int) -> str:
@@ -341,7 +359,7 @@ def report(
     args: argparse.Namespace,
     styles: list[str],
     t: Tally,
-    gate_ms: float,
+    gate_ms: tuple[float, float],
     calibrated: CalibratedFigures | None,
 ) -> None:
     """Print the figures."""
@@ -370,11 +388,11 @@ def report(
     if t.read_ms:
         print(
             f"ms per full read:       median {statistics.median(t.read_ms):.1f},"
-            f" max {max(t.read_ms):.1f}  (grid checked)"
+            f" max {max(t.read_ms):.1f}  (grid checked); CPU median {statistics.median(t.read_cpu_ms):.1f}"
         )
     if t.find_ms:
         print(f"ms per first read:      median {statistics.median(t.find_ms):.1f}  (grid found from scratch)")
-    print(f"ms per motion gate:     {gate_ms:.2f}")
+    print(f"ms per motion gate:     {gate_ms[0]:.2f}; CPU {gate_ms[1]:.2f}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (maxrss):   {peak_mb:.0f} MB  (whole process, renderer included)")
     if calibrated is not None:
@@ -386,5 +404,5 @@ def report(
         print(
             f"calibrated, same rig:   square accuracy {100 * c.rig_calibrated:.3f} % vs generic"
             f" {100 * c.rig_generic:.3f} % ({c.rig_frames} frames: the calibration photos' pose, board and light);"
-            f" ms per calibrated read: median {c.read_ms:.1f}"
+            f" ms per calibrated read: median {c.read_ms:.1f}, CPU median {c.read_cpu_ms:.1f}"
         )
