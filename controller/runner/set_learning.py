@@ -236,9 +236,9 @@ class StartLearningReader:
         if geometry is not None and field not in more.done:
             hidden = getattr(read, "hidden", None) or ()
             squares = more.places.choose(field, getattr(read, "probs", None), hidden)
+            more.done.add(field)  # looked at once (a failed learning lets it be looked at again)
         if not squares and not more.stale:
             return False
-        more.done.add(field)
         job = more.job(np.array(self._last_frame, copy=True), geometry, field, squares, played)
         learn = self._learn
         self._thread = self._spawn(lambda: self._run(lambda: learn.more(job), more.save_to, job))

@@ -58,8 +58,9 @@ def _turned(label: str) -> str:
     return label if label == EMPTY else label.swapcase()
 
 
-def _distance(a: int, b: int) -> int:
-    return max(abs(a // 9 - b // 9), abs(a % 9 - b % 9))
+_ROWS, _COLS = np.divmod(np.arange(81), 9)
+_DISTANCE = np.maximum(abs(_ROWS[:, None] - _ROWS[None, :]), abs(_COLS[:, None] - _COLS[None, :]))
+"""Squares apart, in king's moves (81×81)."""
 
 
 class Places:
@@ -112,23 +113,24 @@ class Places:
     def choose(self, board_field: str, probs: NDArray[np.float64] | None, hidden: Sequence[int]) -> list[int]:
         """The squares of the confirmed `board_field` to learn from now (empty: nothing worth a learning), given
         the read's 81×29 probabilities (None: not known) and the squares it could not see."""
-        labels = labels_from_board_field(board_field)
-        visible = [s for s in range(81) if s not in set(hidden)]
+        labels, unseen = labels_from_board_field(board_field), set(hidden)
+        visible = [s for s in range(81) if s not in unseen]
         misread = [] if probs is None else [s for s in visible if probs[s, SQUARE_LABELS.index(labels[s])] < MISREAD_P]
         known = self._known()
-        far = {s: self._nearest(known.get(labels[s], []), s) for s in visible if labels[s] != EMPTY}
+        far = {s: self._nearest(known.get(labels[s]), s) for s in visible if labels[s] != EMPTY}
         new = sorted((s for s, d in far.items() if d > RADIUS and s not in misread), key=lambda s: (-far[s], s))
         if not misread and len(new) < MIN_NEW and not any(far[s] > FAR for s in new):
             return []
         return (misread + new)[:MAX_SQUARES]
 
-    def _known(self) -> dict[str, list[int]]:
-        known: dict[str, list[int]] = {}
+    def _known(self) -> dict[str, NDArray[np.bool_]]:
+        """Per label, the squares it was learnt on (a piece learnt on a square also as the other owner's, turned)."""
+        known: dict[str, NDArray[np.bool_]] = {}
         for place in self._places:
-            known.setdefault(place.label, []).append(place.square)
-            known.setdefault(_turned(place.label), []).append(80 - place.square)
+            known.setdefault(place.label, np.zeros(81, dtype=bool))[place.square] = True
+            known.setdefault(_turned(place.label), np.zeros(81, dtype=bool))[80 - place.square] = True
         return known
 
     @staticmethod
-    def _nearest(squares: list[int], square: int) -> int:
-        return min((_distance(square, s) for s in squares), default=99)
+    def _nearest(squares: NDArray[np.bool_] | None, square: int) -> int:
+        return 99 if squares is None or not squares.any() else int(_DISTANCE[square, squares].min())
