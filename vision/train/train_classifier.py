@@ -229,6 +229,25 @@ def rendered_drawn(args: argparse.Namespace, prefix: str, frames: int, first_see
     )  # fmt: skip
 
 
+def _dev_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    from vision.train.dev_eval import dev_dirs
+    from vision.train.rendered import GAMES, rendered_dataset
+
+    start, n, styles = job
+    return rendered_dataset(range(start, start + n), styles, GAMES, dev_dirs("plain"))
+
+
+def dev_crops(args: argparse.Namespace) -> tuple[Any, Any]:
+    """Crops of `--dev-frames` rendered frames of the `plain` development family (`vision.train.dev_eval`:
+    one-character faces of fonts never trained on), scored each epoch beside the validation frames."""
+    from vision.train.dev_eval import dev_dirs
+
+    return _framed(
+        f"dev-plain-{args.seed}", _dev_chunk, first_seed=args.seed * 100_000 + 90_000, step=25,
+        frames=args.dev_frames, styles=sorted(dev_dirs("plain")), workers=args.workers, cache=args.cache,
+    )  # fmt: skip
+
+
 def _stand_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     from vision.train.stands import stand_dataset
 
@@ -389,6 +408,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     checks = {"val": val}
     if args.proxy:
         checks["proxy"] = cached_dataset(args, look_styles(proxy=True), args.seed + 700, args.proxy, wide=True)
+    if args.dev_frames:
+        checks["dev-plain"] = dev_crops(args)
     print(f"data: {len(x)} training crops, {len(val[0])} validation crops ({time.time() - t0:.0f} s)", flush=True)
     model = build_model()
     if args.init is not None and args.init.suffix == ".pt":  # a state dict saved by this script: go on from it
@@ -410,6 +431,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         "look_styles": look_styles(proxy=False) if args.n_looks else [],
         "proxy_unseen_styles": look_styles(proxy=True) if args.proxy else [],
         "proxy_unseen_crop_accuracy": evaluate(model, *checks["proxy"]) if args.proxy else None,
+        "dev_plain_crop_accuracy": evaluate(model, *checks["dev-plain"]) if args.dev_frames else None,
         "held_out": list(HELD_OUT),
         "held_out_crop_accuracy": figures,
         "validation_crop_accuracy": evaluate(model, *val),
@@ -472,6 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--one-char", action="store_true", help="draw the --rendered-looks/-fonts frames with one-character forms only"
     )
+    parser.add_argument("--dev-frames", type=int, default=0, help="frames of unseen one-character fonts to score")
     parser.add_argument("--proxy", type=int, default=0, help="crops of the proxy-unseen look styles to score")
     parser.add_argument(
         "--no-held", dest="held", action="store_false", help="skip scoring the held-out styles (development steps)"
