@@ -21,7 +21,7 @@ from vision.calibration import (
     position_examples,
     refit,
 )
-from vision.classifier import PieceClassifier
+from vision.classifier import PieceClassifier, Prediction
 from vision.labels import SQUARE_LABELS, labels_from_board_field
 
 
@@ -124,3 +124,24 @@ def test_refit_weighs_the_opinions_once_positions_were_held_out() -> None:
     again = refit(first, SetExamples.join([examples, replace(examples, held=held)]))
     total = first.generic_power + first.set_weight
     assert (again.generic_power, again.set_weight) == fit_weights(held, again.appearance_weight, total)
+
+
+def test_promotion_stays_with_the_generic_classifier_when_some_promoted_faces_were_learnt() -> None:
+    """A set that learnt the promoted rook's face but no other promoted face: however sure its model is that a
+    face is that promoted rook, the promoted faces together keep the generic classifier's share (here 0.05), as
+    with a set learnt from the start alone."""
+    promoted = np.array([label.startswith("+") for label in SQUARE_LABELS])
+    plain = np.flatnonzero(~promoted)
+    start = _examples(1, len(plain))
+    start = replace(start, targets=plain[start.targets], plain_targets=plain[start.plain_targets])
+    rook = SQUARE_LABELS.index("+R")
+    faces = start.targets == SQUARE_LABELS.index("B")  # made into a face of its own: the promoted rook
+    more = replace(start, targets=np.where(faces, rook, start.targets), features=start.features + 6 * faces[:, None])
+    calibration = refit(_calibration(start), SetExamples.join([start, more]))
+    assert calibration.model.trained[rook] and not calibration.model.trained[SQUARE_LABELS.index("+B")]
+    generic = np.full((1, len(SQUARE_LABELS)), 0.05 / 12)
+    generic[0, ~promoted] = 0.95 / (~promoted).sum()
+    features = more.features[more.targets == rook][:1]
+    assert calibration.model.probs(features, generic)[0, rook] > 0.5  # the set model is sure
+    probs = calibration.adjust(Prediction(generic, np.zeros(1), np.zeros(1), features))
+    assert probs[0, promoted].sum() == pytest.approx(0.05)
