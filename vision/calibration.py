@@ -281,20 +281,23 @@ def _keep_unseen_mass(
     learns) never saw a promoted face: its models take an unseen promoted lance for the pawn they know best and
     would outvote the generic reading of the face (benchmark game 13: a promoted lance on 1g read "p" at 0.98
     with the set learnt, 1c1g committed for 1c1g+); whether the face is promoted is left to the classifier that
-    has seen promoted faces. A set that learnt some promoted faces later in the game (`refit`) but not all still
-    leaves that question to it: all promoted faces together get the generic classifier's share, and the set's
-    models only split it among them (development, ryoko_1kanji, after learning positions with +R, +B and +P:
-    one square of 21 frames' promotion read wrong, worst 0.33, with the learnt faces splitting only their own
-    share; none, worst 0.51 as with the start alone, this way. Looked into after benchmark game 13 committed
-    1e3g+ for 1e3g with the set learnt again). A calibration that saw every label is unchanged."""
+    has seen promoted faces. A set that learnt some promoted faces later in the game (`refit`) but not all leaves
+    the promoted faces wholly to it, as a set learnt from the start alone does: they get the generic classifier's
+    probabilities. Development, ryoko_1kanji, after learning positions with +R, +B and +P: with the learnt faces
+    in the set's share, one square of 21 frames' promotion read wrong (worst 0.33); none (worst 0.51, as with the
+    start alone) with all promoted faces in the generic's share. The set's models cannot split that share
+    either: they never saw the other promoted faces, to which they give the generic probability, so the generic
+    opinion of those counts twice (a learnt +R face fell from 0.020 to 0.002 against an unseen +P). Looked into
+    after benchmark game 13 committed 1e3g+ for 1e3g with the set learnt again. A calibration that saw every
+    label is unchanged."""
     unseen = ~trained
     if not unseen.any():
         return combined
-    if not (unseen & ~_PROMOTED_LABELS).any():  # only promoted faces unseen: all promoted faces are one group
-        unseen = _PROMOTED_LABELS
-        trained = ~unseen
+    inner = combined
+    if not (unseen & ~_PROMOTED_LABELS).any() and (trained & _PROMOTED_LABELS).any():
+        unseen, trained, inner = _PROMOTED_LABELS, ~_PROMOTED_LABELS, generic  # promoted faces: the generic's
     share = np.clip(generic[:, unseen].sum(axis=1, keepdims=True), 1e-9, 1.0 - 1e-9)
-    inner_unseen = combined[:, unseen] / np.maximum(combined[:, unseen].sum(axis=1, keepdims=True), 1e-12)
+    inner_unseen = inner[:, unseen] / np.maximum(inner[:, unseen].sum(axis=1, keepdims=True), 1e-12)
     inner_seen = combined[:, trained] / np.maximum(combined[:, trained].sum(axis=1, keepdims=True), 1e-12)
     out = np.empty_like(combined)
     out[:, unseen] = inner_unseen * share

@@ -298,12 +298,12 @@ LATER = (
 
 @pytest.mark.slow
 @pytest.mark.skipif(not MODEL_PATH.exists(), reason=f"no classifier model at {MODEL_PATH}")
-def test_the_real_reader_reads_new_places_and_faces_better_once_it_learnt_them() -> None:
+def test_the_real_reader_reads_new_places_better_once_it_learnt_them() -> None:
     """A held-out set whose start shows the rooks on 8b and 2h only: gote's rook in the corner 9a is read as a
-    silver, and the promoted rook (a face the start never shows) as another promoted piece. The game confirms
-    three later positions, one frame each, learnt off the loop: on fresh frames of the last (every piece placed
-    anew), the corner rook is read right, the promoted rook's face is one the set now knows and reads far
-    better, and fewer squares are read wrong than with the start alone."""
+    silver. The game confirms three later positions, one frame each, learnt off the loop: on a fresh frame of the
+    last (every piece placed anew), the corner rook is read right and fewer squares are read wrong than with the
+    start alone. The promoted rook's face is learnt, but while other promoted faces are unseen the promoted
+    faces are read by the generic classifier, exactly as before (`vision.calibration._keep_unseen_mass`)."""
     from controller.runner.set_learning import vision_learn
     from controller.sim import CameraSettings, VirtualBoard, VirtualCamera
     from hardware.settings import load_settings
@@ -340,4 +340,4 @@ def test_the_real_reader_reads_new_places_and_faces_better_once_it_learnt_them()
     assert corners_before[0] < 0.5 < corners_after[0], (corners_before[0], corners_after[0])
     assert (corners_after < 0.5).sum() < (corners_before < 0.5).sum()
     assert reader.outcomes[-1].calibration.model.trained[SQUARE_LABELS.index("+R")]
-    assert promoted_after > 5 * promoted_before, (promoted_before, promoted_after)
+    assert promoted_after == pytest.approx(promoted_before, rel=1e-3)  # promoted faces: the generic's, as before
