@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from vision.train.datasets import HELD_OUT, one_char
 from vision.train.dev_eval import DEV_FONTS, Tally, kind, report
 from vision.train.fonts import FONTS
 from vision.train.looks import EXTRA_FONTS, PROXY_FONTS
-from vision.train.train_classifier import HELD_OUT, one_char
 
 
 def test_development_fonts_are_never_training_fonts() -> None:

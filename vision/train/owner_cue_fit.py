@@ -50,8 +50,8 @@ def proxy_dirs() -> dict[str, Path]:
     """The proxy looks as sprite folders (under the temporary directory; made once)."""
     import tempfile
 
+    from vision.train.datasets import LOOK_SEED
     from vision.train.looks import is_proxy, look_tiles, write_sprite_dirs
-    from vision.train.train_classifier import LOOK_SEED
 
     tiles = look_tiles(LOOK_SEED)
     root = Path(tempfile.gettempdir()) / f"shogi-proxy-sprites-{LOOK_SEED}"
@@ -60,7 +60,7 @@ def proxy_dirs() -> dict[str, Path]:
 
 def read_frames(family: str, n: int, seed: int, classifier: PieceClassifier) -> Reads:
     """Render and read n frames of a family (`proxy` or `train`); frames whose grid is not found are skipped."""
-    from vision.train.train_classifier import train_styles
+    from vision.train.datasets import train_styles
 
     dirs = proxy_dirs() if family == "proxy" else {}
     styles = sorted(dirs) if family == "proxy" else train_styles()

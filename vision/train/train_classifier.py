@@ -55,10 +55,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-import zlib
 from collections.abc import Iterator
-from functools import lru_cache
-from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
@@ -67,200 +64,26 @@ from numpy.typing import NDArray
 
 from vision.classifier import MODEL_PATH, OWNER_SWAP, preprocess
 from vision.squares import CROP
-from vision.train.fonts import font_tiles
-from vision.train.looks import is_proxy, look_tiles, write_sprite_dirs
-from vision.train.synth import ASSETS, DEFAULT_VARIETY, N_CLASSES, SIDEWAYS, WIDE_VARIETY, PieceBank, make_dataset
+from vision.train.datasets import (
+    HELD_OUT,
+    LOOK_SEED,
+    cached_dataset,
+    dataset,
+    dev_crops,
+    font_styles,
+    look_styles,
+    rendered,
+    rendered_drawn,
+    stand_windows,
+    train_styles,
+)
+from vision.train.synth import N_CLASSES, SIDEWAYS
 
-HELD_OUT: tuple[str, ...] = ("ryoko_1kanji", "1kanji_3d")
-"""Styles never used in training or tuning (2kanji_3d and orangain share glyphs, so both are trained on)."""
-CHUNK = 4000
+__all__ = ["HELD_OUT", "LOOK_SEED", "build_model", "main", "train"]
+"""`HELD_OUT` and `LOOK_SEED` live in `vision.train.datasets`; named here too for the modules that import them
+from here."""
 CHANNELS = (16, 32, 48, 64)
 """Output channels of the four stride-2 convolution blocks (48 -> 24 -> 12 -> 6 -> 3 pixels)."""
-FONT_SEED = 7
-"""Seed of the font-drawn training styles (`vision.train.fonts`)."""
-LOOK_SEED = 11
-"""Seed of the varied font-drawn styles (`vision.train.looks`)."""
-
-
-def train_styles() -> list[str]:
-    """Every artwork style in the assets except the held-out ones."""
-    return sorted(p.name for p in ASSETS.iterdir() if p.is_dir() and p.name not in HELD_OUT)
-
-
-def font_styles() -> list[str]:
-    """The font-drawn training styles available on this machine (`gen_*`)."""
-    return sorted(font_tiles(FONT_SEED))
-
-
-def look_styles(proxy: bool) -> list[str]:
-    """The varied font-drawn styles (`look_*`) trained on, or (proxy=True) the ones kept out as unseen sets."""
-    return sorted(s for s in _look_tiles() if is_proxy(s) == proxy)
-
-
-@lru_cache(maxsize=1)
-def _look_tiles() -> dict[str, dict[str, list[Any]]]:
-    return look_tiles(LOOK_SEED)
-
-
-@lru_cache(maxsize=2)
-def _bank(styles: tuple[str, ...]) -> PieceBank:
-    """Tiles of shipped and font-drawn styles (per worker process, made once)."""
-    shipped = [s for s in styles if not s.startswith(("gen_", "look_"))]
-    tiles = PieceBank.load(shipped).tiles
-    if any(s.startswith("gen_") for s in styles):
-        drawn = font_tiles(FONT_SEED)
-        tiles |= {s: drawn[s] for s in styles if s.startswith("gen_")}
-    if any(s.startswith("look_") for s in styles):
-        tiles |= {s: _look_tiles()[s] for s in styles if s.startswith("look_")}
-    return PieceBank(tiles)
-
-
-def _chunk(job: tuple[int, int, list[str], bool]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    seed, n, styles, wide = job
-    return make_dataset(seed, n, styles, _bank(tuple(styles)), WIDE_VARIETY if wide else DEFAULT_VARIETY)
-
-
-def dataset(
-    seed: int, n: int, styles: list[str], workers: int, *, wide: bool = False
-) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """n crops in chunks with their own seeds (the result does not depend on the number of workers); `wide`:
-    with `WIDE_VARIETY` (smaller pieces, paler boards, harsher pictures)."""
-    jobs = [(seed * 10_000 + i, min(CHUNK, n - i * CHUNK), styles, wide) for i in range((n + CHUNK - 1) // CHUNK)]
-    with Pool(workers) as pool:
-        parts = pool.map(_chunk, jobs)
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-
-
-def cached_dataset(
-    args: argparse.Namespace, styles: list[str], seed: int, n: int, *, wide: bool = False
-) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """n synthetic crops, from `--cache DIR` when generated before with the same seed, size, styles and variety."""
-    if args.cache is None:
-        return dataset(seed, n, styles, args.workers, wide=wide)
-    tag = "wide-" if wide else ""
-    path = args.cache / f"crops-{tag}{seed}-{n}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
-    if path.exists():
-        data = np.load(path)
-        return data["crops"], data["targets"]
-    crops, targets = dataset(seed, n, styles, args.workers, wide=wide)
-    args.cache.mkdir(parents=True, exist_ok=True)
-    np.savez(path, crops=crops, targets=targets)
-    return crops, targets
-
-
-def _rendered_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    from vision.train.rendered import rendered_dataset
-
-    start, n, styles = job
-    return rendered_dataset(range(start, start + n), styles)
-
-
-def _framed(
-    prefix: str,
-    chunk: Any,
-    *,
-    first_seed: int,
-    step: int,
-    frames: int,
-    styles: list[str],
-    workers: int,
-    cache: Path | None,
-) -> tuple[Any, Any]:
-    """Crops from `frames` rendered frames, `step` frames a job (frame seeds from `first_seed` on), cached in
-    `cache` under `prefix`-frames-styles."""
-    name = f"{prefix}-{frames}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
-    if cache is not None and (cache / name).exists():
-        data = np.load(cache / name)
-        return data["crops"], data["targets"]
-    jobs = [(first_seed + i, min(step, frames - i), styles) for i in range(0, frames, step)]
-    with Pool(workers) as pool:
-        parts = pool.map(chunk, jobs)
-    crops, targets = np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-    if cache is not None:
-        cache.mkdir(parents=True, exist_ok=True)
-        np.savez(cache / name, crops=crops, targets=targets)
-    return crops, targets
-
-
-def rendered(seed: int, frames: int, styles: list[str], workers: int, cache: Path | None) -> tuple[Any, Any]:
-    """Crops cut from `frames` rendered frames (see `vision.train.rendered`), cached like the synthetic ones."""
-    return _framed(
-        f"rendered-{seed}", _rendered_chunk, first_seed=seed * 100_000, step=25, frames=frames, styles=styles,
-        workers=workers, cache=cache,
-    )  # fmt: skip
-
-
-@lru_cache(maxsize=1)
-def look_sprite_dirs() -> dict[str, Path]:
-    """The trained look styles and font-drawn styles written as renderer sprite folders (under the temporary
-    directory; made once)."""
-    import tempfile
-
-    root = Path(tempfile.gettempdir()) / f"shogi-look-sprites-{LOOK_SEED}"
-    tiles = _look_tiles()
-    dirs = write_sprite_dirs({s: tiles[s] for s in look_styles(proxy=False)}, root)
-    drawn = font_tiles(FONT_SEED)
-    return dirs | write_sprite_dirs(drawn, Path(tempfile.gettempdir()) / f"shogi-font-sprites-{FONT_SEED}")
-
-
-def one_char(folders: list[str]) -> list[str]:
-    """The sprite folders (`<style>_v<i>`) of one-character styles (`<prefix>_<font>_1`)."""
-    return [n for n in folders if n.rsplit("_v", 1)[0].endswith("_1")]
-
-
-def _looks_rendered_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    from vision.train.rendered import GAMES, rendered_dataset
-
-    start, n, styles = job
-    return rendered_dataset(range(start, start + n), styles, GAMES, look_sprite_dirs())
-
-
-def rendered_drawn(args: argparse.Namespace, prefix: str, frames: int, first_seed: int) -> tuple[Any, Any]:
-    """Crops cut from `frames` rendered frames drawn with the trained styles whose names start with `prefix`
-    (`look_`: `vision.train.looks`; `gen_`: `vision.train.fonts`; one sprite folder per tile variant; only the
-    one-character forms with `--one-char`), cached like the others."""
-    dirs = look_sprite_dirs()  # made before the workers start, so they inherit it
-    styles = sorted(n for n in dirs if n.startswith(prefix))
-    if args.one_char:
-        styles = one_char(styles)
-    return _framed(
-        f"rendered-{prefix}{args.seed}", _looks_rendered_chunk, first_seed=first_seed, step=25, frames=frames,
-        styles=styles, workers=args.workers, cache=args.cache,
-    )  # fmt: skip
-
-
-def _dev_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    from vision.train.dev_eval import dev_dirs
-    from vision.train.rendered import GAMES, rendered_dataset
-
-    start, n, styles = job
-    return rendered_dataset(range(start, start + n), styles, GAMES, dev_dirs("plain"))
-
-
-def dev_crops(args: argparse.Namespace) -> tuple[Any, Any]:
-    """Crops of `--dev-frames` rendered frames of the `plain` development family (`vision.train.dev_eval`:
-    one-character faces of fonts never trained on), scored each epoch beside the validation frames."""
-    from vision.train.dev_eval import dev_dirs
-
-    return _framed(
-        f"dev-plain-{args.seed}", _dev_chunk, first_seed=args.seed * 100_000 + 90_000, step=25,
-        frames=args.dev_frames, styles=sorted(dev_dirs("plain")), workers=args.workers, cache=args.cache,
-    )  # fmt: skip
-
-
-def _stand_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    from vision.train.stands import stand_dataset
-
-    start, n, styles = job
-    return stand_dataset(range(start, start + n), styles)
-
-
-def stand_windows(seed: int, frames: int, styles: list[str], workers: int, cache: Path | None) -> tuple[Any, Any]:
-    """Stand windows from `frames` rendered frames (see `vision.train.stands`), cached like the others."""
-    return _framed(
-        f"stands-{seed}", _stand_chunk, first_seed=seed * 100_000 + 70_000, step=50, frames=frames, styles=styles,
-        workers=workers, cache=cache,
-    )  # fmt: skip
 
 
 def warm_start(model: Any, onnx_path: Path, sample: Any) -> None:
