@@ -261,6 +261,7 @@ def piece_set(
     if not isinstance(reader, StartLearningReader):
         return None
     reader.enabled, reader.say, reader.on_change = vision.learn_set, say, reader_changed
+    reader.again = vision.learn_set_again
     if vision.calibration is not None:
         reader.use_calibration(Calibration.load(vision.calibration))
         say(f"  piece set: the calibration {vision.calibration} is used")

@@ -47,6 +47,11 @@ def register_bench(subparsers: Any) -> None:
         action="store_false",
         help="the reader does not learn the piece set from each game's confirmed start ([vision] learn_set = false)",
     )
+    parser.add_argument(
+        "--learn-set-again",
+        action="store_true",
+        help="the reader also learns the set from positions confirmed later ([vision] learn_set_again = true)",
+    )
     parser.add_argument("--plies", type=int, default=0, help="replay only the first P plies of each game (0: all)")
     parser.add_argument("--games", type=Path, default=DEFAULT_GAMES, help="USI game list, one game per line")
     parser.add_argument("--size", default="800x600", help="camera picture size WxH (default 800x600)")
@@ -86,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         + (
             ", reader calibrated to each set"
             if args.calibrate
+            else ", set learnt from each game's start and again later"
+            if args.learn_set and args.learn_set_again
             else ", set learnt from each game's start"
             if args.learn_set
             else ", generic reader (no set learnt)"
@@ -109,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
             auto_orient=args.auto_orient,
             calibrate=args.calibrate,
             learn_set=args.learn_set,
+            learn_set_again=args.learn_set_again,
         )
         reports.append(report)
         _print_game(index, seed, style, report, args.verbose)

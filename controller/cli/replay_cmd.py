@@ -51,6 +51,11 @@ def register(subparsers: Any) -> None:
         action="store_false",
         help="do not learn the piece set from the confirmed start position ([vision] learn_set = false)",
     )
+    parser.add_argument(
+        "--learn-set-again",
+        action="store_true",
+        help="also learn the set from positions confirmed later ([vision] learn_set_again = true)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="print each prompt and error as it happens")
     parser.set_defaults(func=run)
 
@@ -107,6 +112,7 @@ def replay_one(
     frames_dir: Path | None = None,
     calibrate: bool = False,
     learn_set: bool = True,
+    learn_set_again: bool = False,
 ) -> GameReport:
     """Replay one game with fresh world, gate, reader and reconciler (the classifier is shared).
 
@@ -141,6 +147,7 @@ def replay_one(
         BoardReader(classifier, reader_settings, calibration),
         vision_learn(PieceClassifier),
         enabled=learn_set,
+        again=learn_set_again,
         user_calibration=calibration is not None,
     )
     reconciler = Reconciler(sfen=start_sfen)
@@ -239,6 +246,7 @@ def run(args: argparse.Namespace) -> int:
             frames_dir=args.frames_dir,
             calibrate=args.calibrate,
             learn_set=args.learn_set,
+            learn_set_again=args.learn_set_again,
         )
     except SimError as exc:
         raise CommandError(f"the simulated person could not play the record: {exc}") from exc

@@ -131,17 +131,22 @@ class StartLearningReader:
         learn: Learn,
         *,
         enabled: bool = True,
+        again: bool = False,
         user_calibration: bool = False,
         say: Callable[[str], None] | None = None,
         spawn: Callable[[Callable[[], None]], threading.Thread] = _on_a_thread,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         """`reader`: the `BoardReader`; `learn`: `vision_learn(...)`; `enabled`: learn at all (config
-        `[vision] learn_set`); `user_calibration`: the reader already has the user's calibration (it wins); `say`:
+        `[vision] learn_set`); `again`: also learn from later confirmed positions (`[vision] learn_set_again`);
+        `user_calibration`: the reader already has the user's calibration (it wins); `say`:
         where the outcome is told (the loop's thread); `spawn`: runs the learning off the loop."""
         self._reader, self._learn, self._spawn, self._clock = reader, learn, spawn, clock
         self.enabled = enabled
         """Learn at all (`[vision] learn_set`)."""
+        self.again = again
+        """Also learn again from positions the game confirms later (`[vision] learn_set_again`; off by default:
+        on development games it gained nothing measurable, see `controller.config.VisionConfig`)."""
         self.say = say
         """Where each learning's outcome is told (on the loop's thread), if anywhere."""
         self.source = SetSource.USER if user_calibration else SetSource.GENERIC
@@ -225,7 +230,9 @@ class StartLearningReader:
         key = (field, played)
         steady = more.key == key and more.at_read == self._reads - 1
         more.key, more.at_read, more.steady = key, self._reads, more.steady + 1 if steady else 1
-        if not more.active or self.source is not SetSource.LEARNT or not isinstance(self._learn, LearnsMore):
+        if not self.again or not more.active or self.source is not SetSource.LEARNT:
+            return False
+        if not isinstance(self._learn, LearnsMore):
             return False
         more.stale |= bool(more.places.forget_off(played))
         if self.learning or more.steady < STEADY_FRAMES:

@@ -194,6 +194,8 @@ def test_config_vision_section(tmp_path: Path) -> None:
     (tmp_path / "set.json").write_text("{}", encoding="utf-8")
     config = config_from_text(NO_GANTRY + '[vision]\nlearn_set = false\ncalibration = "set.json"\n', tmp_path)
     assert config.vision == VisionConfig(learn_set=False, calibration=tmp_path / "set.json")
+    again = config_from_text(NO_GANTRY + "[vision]\nlearn_set_again = true\n", tmp_path).vision
+    assert again == VisionConfig(learn_set=True, calibration=None, learn_set_again=True)
     with pytest.raises(ConfigError, match="does not exist"):
         config_from_text(NO_GANTRY + '[vision]\ncalibration = "missing.json"\n', tmp_path)
     with pytest.raises(ConfigError, match="learn_sets"):

@@ -79,10 +79,10 @@ class _LearnMore:
         return f"again {len(self.jobs)}"
 
 
-def _learnt(learn: _LearnMore) -> tuple[StartLearningReader, _Reader]:
-    """A learning reader that has learnt the start."""
+def _learnt(learn: _LearnMore, *, again: bool = True) -> tuple[StartLearningReader, _Reader]:
+    """A learning reader that has learnt the start (and learns again later, if `again`)."""
     inner = _Reader()
-    reader = StartLearningReader(inner, learn)
+    reader = StartLearningReader(inner, learn, again=again)
     reader.read(FRAME)
     assert reader.start_confirmed(STARTPOS_SFEN)
     reader.settle(5.0)
@@ -97,6 +97,15 @@ def _show(reader: StartLearningReader, inner: _Reader, sfen: str, moves: tuple[s
         reader.read(FRAME)
         started |= reader.position_confirmed(sfen, moves)
     return started
+
+
+def test_later_positions_teach_nothing_unless_asked() -> None:
+    """By default (`[vision] learn_set_again = false`) only the start is learnt: the same steady position with
+    pieces where none of their kind was learnt starts no learning."""
+    learn = _LearnMore()
+    reader, inner = _learnt(learn, again=False)
+    assert not _show(reader, inner, BISHOP_DROPPED, DROP_MOVES, STEADY_FRAMES + 2)
+    assert learn.jobs == []
 
 
 def test_a_steady_confirmed_position_teaches_the_reader_again() -> None:
@@ -208,7 +217,7 @@ def test_no_learning_again_without_a_start_learnt_in_this_game() -> None:
     """A generic reader (no start learnt), or the user's calibration, is never learnt again."""
     learn = _LearnMore()
     inner = _Reader()
-    reader = StartLearningReader(inner, learn)
+    reader = StartLearningReader(inner, learn, again=True)
     assert not _show(reader, inner, BISHOP_DROPPED, DROP_MOVES, 2 * STEADY_FRAMES)
     learnt, inner2 = _learnt(learn)
     learnt.use_calibration("the user's")
@@ -318,7 +327,7 @@ def test_the_real_reader_reads_new_places_better_once_it_learnt_them() -> None:
     start_frame = start.read()
     assert start.last is not None
     settings = ReaderSettings(sente_side=sente_direction(start.last.board_corners_px))
-    reader = StartLearningReader(BoardReader(PieceClassifier(), settings), vision_learn(PieceClassifier))
+    reader = StartLearningReader(BoardReader(PieceClassifier(), settings), vision_learn(PieceClassifier), again=True)
     reader.read(start_frame)
     assert reader.start_confirmed(STARTPOS_SFEN)
     reader.settle(300.0)
