@@ -149,16 +149,21 @@ def test_unstable_frames_wait() -> None:
     assert results and all(r == Waiting("hands over the board") for r in results)
 
 
+def _with_hidden(reader: SyntheticReader, board: cshogi.Board, square: str, times: list[float]) -> list[Observation]:
+    """Stable frames of `board` at `times` with `square` flagged unreliable (the reader could not see it)."""
+    return [
+        Observation(o.probs, o.hands, o.hand_confidence, frozenset({square_index(square)}), True, o.time)
+        for o in (reader.observe_board(board, t) for t in times)
+    ]
+
+
 def test_blurred_destination_waits_then_commits() -> None:
     """A destination flagged unreliable delays the commit until it is seen."""
     reconciler = Reconciler()
     reader = SyntheticReader(9)
     board = cshogi.Board()
     board.push_usi("7g7f")
-    hidden = [
-        Observation(o.probs, o.hands, o.hand_confidence, frozenset({square_index("7f")}), True, o.time)
-        for o in (reader.observe_board(board, 0.1 * k) for k in range(6))
-    ]
+    hidden = _with_hidden(reader, board, "7f", [0.1 * k for k in range(6)])
     assert decisions(feed(reconciler, hidden)) == []
     results = decisions(feed(reconciler, [reader.observe_board(board, 1.0 + 0.1 * k) for k in range(4)]))
     assert _committed(results) == [("7g7f",)]
@@ -172,10 +177,7 @@ def test_destination_hidden_for_long_is_told_then_the_move_is_committed() -> Non
     reader = SyntheticReader(9)
     board = cshogi.Board()
     board.push_usi("7g7f")
-    hidden = [
-        Observation(o.probs, o.hands, o.hand_confidence, frozenset({square_index("7f")}), True, o.time)
-        for o in (reader.observe_board(board, 0.5 * k) for k in range(16))
-    ]
+    hidden = _with_hidden(reader, board, "7f", [0.5 * k for k in range(16)])
     results = feed(reconciler, hidden)
     patience = reconciler.config.hidden_seconds
     early = [r for r, o in zip(results, hidden, strict=True) if o.time < patience]
