@@ -23,7 +23,6 @@ is JSON, tied to the model it was made with (its SHA-256), with the linear model
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 from collections.abc import Sequence
@@ -40,6 +39,7 @@ from vision.classifier import MODEL_PATH, PieceClassifier, Prediction, softmax
 from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, labels_from_board_field
 from vision.orientation import turns_for_side
+from vision.set_models import SetModel, fit_appearance_model, fit_set_model, model_from_json, model_json
 from vision.squares import CELL, CROP, MARGIN, crops_from_frame, rectified_board, square_crops
 
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
@@ -51,9 +51,6 @@ _SHIFT, _TURN, _SCALE = 7.0, 10.0, 0.15  # jitter: pixels (of a CROP-pixel crop)
 LATER_VARIANTS = 24
 """Jittered copies of each square learnt from a later position (`position_examples`), as many as of the start's."""
 _BATCH = 128  # crops per classifier call (a large batch costs memory, not time)
-_STEPS = 300  # gradient steps of the softmax fit
-_RATE = 0.5
-_DECAY = 3e-3  # L2 weight decay of the set model (see SET_WEIGHT)
 SET_WEIGHT = 1.0
 """Weight of the set model's log-probabilities added to the generic classifier's (tempered by `generic_power`).
 Development on six training styles (2kanji_3d, kanji_brown, orangain, shogi_cz, font_noto_serif, engraved_cz),
@@ -92,8 +89,6 @@ of the classifier's forward pass (28 vs 48 ms a read); set `appearance_weight` 0
 0.2 is the largest weight that costs the training styles nothing measurable on the rig; the proxy looks gain
 0.7-2.3 points. The appearance model alone is far from perfect even on the rig: the proxy looks include carved,
 ink-less faces, and an HOG of a 48-pixel crop sees a face's strokes only coarsely."""
-APPEARANCE_SHRINK = 0.5
-"""Shrinkage of the appearance model's pooled covariance towards the identity (0.1 and 0.5 were near ties)."""
 MIN_HELD = 2
 """Later positions read before they were learnt from (`HeldOut`) from which the weights are fitted (`refit`)."""
 _SET_SHARES = np.linspace(0.1, 0.9, 17)
@@ -109,91 +104,6 @@ def model_digest(path: Path = MODEL_PATH) -> str:
 
 def _swap_owner(label: str) -> str:
     return label if label == EMPTY else label.swapcase()
-
-
-@dataclass(frozen=True)
-class SetModel:
-    """A softmax model over the classifier's features for one set: standardise, then weights and bias."""
-
-    mean: NDArray[np.float32]
-    scale: NDArray[np.float32]
-    weights: NDArray[np.float32]
-    """D×29 (SQUARE_LABELS order)."""
-    bias: NDArray[np.float32]
-    trained: NDArray[np.bool_]
-    """Which labels had examples (the others keep the generic classifier's probability)."""
-
-    def probs(self, features: NDArray[np.float32], generic: NDArray[np.float64]) -> NDArray[np.float64]:
-        """N×29 probabilities: the generic probability for the labels the set model never saw, the set's model
-        sharing out the rest among the labels it learned (`Calibration.adjust` then gives the unseen labels
-        the generic classifier's share again: `_keep_unseen_mass`)."""
-        z = (features.astype(np.float64) - self.mean) / self.scale
-        learned = softmax(z @ self.weights + self.bias)
-        untrained = ~self.trained
-        unseen = generic[:, untrained]
-        out = learned * self.trained * (1.0 - unseen.sum(axis=1, keepdims=True))
-        out[:, untrained] = unseen
-        return np.asarray(out / np.maximum(out.sum(axis=1, keepdims=True), 1e-12), dtype=np.float64)
-
-
-def fit_set_model(features: NDArray[np.float32], targets: NDArray[np.int64], *, single: bool = False) -> SetModel:
-    """Softmax regression (L2-regularised, every label weighted equally however many examples it has; plain
-    gradient descent from zero, so deterministic) on examples; `single`: in single precision (about a quarter of
-    the time; a set learnt again during a game, `refit`)."""
-    kind = np.float32 if single else np.float64
-    x = features.astype(kind)
-    mean, scale = x.mean(axis=0), x.std(axis=0) + kind(1e-3)
-    z = (x - mean) / scale
-    n_labels = len(SQUARE_LABELS)
-    onehot = np.eye(n_labels, dtype=kind)[targets]
-    tally = np.bincount(targets, minlength=n_labels)
-    trained = tally > 0
-    sample_weight = (1.0 / (tally[targets] * trained.sum()))[:, None].astype(kind)
-    weights: NDArray[np.floating] = np.zeros((z.shape[1], n_labels), dtype=kind)
-    bias: NDArray[np.floating] = np.zeros(n_labels, dtype=kind)
-    for _ in range(_STEPS):
-        logits = z @ weights + bias
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        grad = (e / e.sum(axis=1, keepdims=True) - onehot) * sample_weight
-        weights -= _RATE * (z.T @ grad + _DECAY * weights)
-        bias -= _RATE * grad.sum(axis=0)
-    bias[~trained] = -1e3
-    f32 = np.float32
-    return SetModel(mean.astype(f32), scale.astype(f32), weights.astype(f32), bias.astype(f32), trained)
-
-
-def fit_appearance_model(features: NDArray[np.float32], targets: NDArray[np.int64]) -> SetModel:
-    """Linear discriminant analysis of appearance features (`vision.appearance`): per-label means, one pooled
-    within-label covariance shrunk towards a multiple of the identity by `APPEARANCE_SHRINK` (the features
-    outnumber the examples of most labels), equal priors. Closed form, so deterministic and quick."""
-    x = features.astype(np.float64)
-    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-3
-    z = (x - mean) / scale
-    n_labels = len(SQUARE_LABELS)
-    trained = np.bincount(targets, minlength=n_labels) > 0
-    means = np.zeros((n_labels, z.shape[1]))
-    for label in np.flatnonzero(trained):
-        means[label] = z[targets == label].mean(axis=0)
-    residual = z - means[targets]
-    cov = residual.T @ residual / len(z)
-    cov = (1 - APPEARANCE_SHRINK) * cov + APPEARANCE_SHRINK * float(np.trace(cov)) / len(cov) * np.eye(len(cov))
-    weights = np.linalg.solve(cov, means.T)
-    bias = -0.5 * np.einsum("kd,dk->k", means, weights)
-    bias[~trained] = -1e3
-    f32 = np.float32
-    return SetModel(mean.astype(f32), scale.astype(f32), weights.astype(f32), bias.astype(f32), trained)
-
-
-def _pack(array: NDArray[np.float32]) -> dict[str, object]:
-    return {"shape": list(array.shape), "f32": base64.b64encode(array.astype("<f4").tobytes()).decode("ascii")}
-
-
-def _unpack(entry: dict[str, object]) -> NDArray[np.float32]:
-    raw = np.frombuffer(base64.b64decode(str(entry["f32"])), dtype="<f4")
-    shape = entry["shape"]
-    if not isinstance(shape, list):
-        raise TypeError("shape is not a list")
-    return raw.astype(np.float32).reshape([int(v) for v in shape])
 
 
 @dataclass(frozen=True)
@@ -233,8 +143,8 @@ class Calibration:
             "set_weight": self.set_weight,
             "appearance_weight": self.appearance_weight,
             "examples": self.examples,
-            "set_model": _model_json(m),
-            "appearance_model": None if self.appearance is None else _model_json(self.appearance),
+            "set_model": model_json(m),
+            "appearance_model": None if self.appearance is None else model_json(self.appearance),
         }
 
     def save(self, path: Path) -> None:
@@ -258,8 +168,8 @@ class Calibration:
                     f"weights must be finite and >= 0 (generic_power {power}, set_weight {weight},"
                     f" appearance_weight {seen_weight})"
                 )
-            model = _model_from(data["set_model"])
-            seen = None if data["appearance_model"] is None else _model_from(data["appearance_model"])
+            model = model_from_json(data["set_model"])
+            seen = None if data["appearance_model"] is None else model_from_json(data["appearance_model"])
             calibration = cls(model, examples, str(data["model_sha256"]), power, weight, seen, seen_weight)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, CalibrationError):
@@ -303,31 +213,6 @@ def _keep_unseen_mass(
     out[:, unseen] = inner_unseen * share
     out[:, trained] = inner_seen * (1.0 - share)
     return out
-
-
-def _model_json(m: SetModel) -> dict[str, object]:
-    """The JSON entry of a linear model."""
-    return {
-        "mean": _pack(m.mean),
-        "scale": _pack(m.scale),
-        "weights": _pack(m.weights),
-        "bias": _pack(m.bias),
-        "trained": [SQUARE_LABELS[j] for j in np.flatnonzero(m.trained)],
-    }
-
-
-def _model_from(entry: dict[str, object]) -> SetModel:
-    """The set model from its JSON entry (KeyError/TypeError/ValueError when malformed)."""
-    parts = {key: _unpack(entry[key]) for key in ("mean", "scale", "weights", "bias")}  # type: ignore[arg-type]
-    n_labels = len(SQUARE_LABELS)
-    dim = parts["mean"].shape
-    if parts["weights"].shape != (*dim, n_labels) or parts["bias"].shape != (n_labels,) or parts["scale"].shape != dim:
-        raise ValueError("set model arrays have inconsistent shapes")
-    trained_labels = entry["trained"]
-    if not isinstance(trained_labels, list) or any(label not in SQUARE_LABELS for label in trained_labels):
-        raise ValueError("unknown label in the trained list")
-    trained = np.array([label in trained_labels for label in SQUARE_LABELS])
-    return SetModel(parts["mean"], parts["scale"], parts["weights"], parts["bias"], trained)
 
 
 def _oriented_start(image: Image, classifier: PieceClassifier, sente_side: str | float | None) -> BoardGeometry:
