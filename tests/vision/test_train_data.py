@@ -65,3 +65,14 @@ def test_missing_glyph_is_detected() -> None:
     font = ImageFont.truetype(str(path), 48)
     assert has_glyph(font, "歩")
     assert not has_glyph(font, "\ue001")
+
+
+def test_epoch_order_repeats_only_the_artwork() -> None:
+    """An epoch goes through every crop once and the shipped artwork's crops `repeat` times in all; repeat 1
+    is every crop once."""
+    from vision.train.train_classifier import epoch_order
+
+    artwork = np.array([True, False, False, True, False])
+    counts = np.bincount(epoch_order(artwork, 3), minlength=len(artwork))
+    assert counts.tolist() == [3, 1, 1, 3, 1]
+    assert sorted(epoch_order(artwork, 1).tolist()) == [0, 1, 2, 3, 4]

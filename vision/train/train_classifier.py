@@ -84,6 +84,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.classifier import MODEL_PATH, OWNER_SWAP, preprocess
+from vision.labels import PIECE_LABELS
 from vision.squares import CROP
 from vision.train.datasets import (
     HELD_OUT,
@@ -103,13 +104,16 @@ from vision.train.synth import N_CLASSES, SIDEWAYS
 __all__ = ["HELD_OUT", "LOOK_SEED", "build_model", "main", "train"]
 """`HELD_OUT` and `LOOK_SEED` live in `vision.train.datasets`; named here too for the modules that import them
 from here."""
+PROMOTED = np.array([i for i, label in enumerate(PIECE_LABELS) if label.startswith("+")])
+"""Class indices of the promoted faces (scored apart on the validation frames: a fine-tune can forget them)."""
 CHANNELS = (16, 32, 48, 64)
 """Output channels of the four stride-2 convolution blocks (48 -> 24 -> 12 -> 6 -> 3 pixels)."""
 
 
 def warm_start(model: Any, onnx_path: Path, sample: Any) -> None:
     """Start from an exported model: its convolutions have batch norm folded in, so each batch-norm layer is
-    set to give back (about) its input on training batches like `sample`."""
+    set to give back (about) its input on training batches like `sample` (and its running statistics so that it
+    does so in eval mode too)."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -126,6 +130,8 @@ def warm_start(model: Any, onnx_path: Path, sample: Any) -> None:
             y = conv(x)
             bn.weight.copy_(y.std(dim=(0, 2, 3)) + 1e-5)
             bn.bias.copy_(y.mean(dim=(0, 2, 3)))
+            bn.running_var.copy_(bn.weight**2 - bn.eps)  # in eval mode too (about) the identity
+            bn.running_mean.copy_(bn.bias)
             x = layers[i + 2](y)
         for name in ("feature.0.weight", "feature.0.bias", "head.1.weight", "head.1.bias"):
             module, param = name.rsplit(".", 1)
@@ -175,32 +181,49 @@ def gen_init(seed: int) -> np.random.Generator:
     return np.random.default_rng(seed + 999)
 
 
-def training_data(args: argparse.Namespace, styles: list[str]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """Synthetic crops of the shipped training styles and of the font-drawn ones, plus crops of rendered frames."""
-    parts = [cached_dataset(args, styles, args.seed, args.n_train)]
+def training_data(
+    args: argparse.Namespace, styles: list[str]
+) -> tuple[NDArray[np.uint8], NDArray[np.int64], NDArray[np.bool_]]:
+    """Synthetic crops of the shipped training styles and of the font-drawn ones, plus crops of rendered frames;
+    with a mask of the crops of the shipped artwork (synthetic, rendered frames and stand windows)."""
+    parts = [(*cached_dataset(args, styles, args.seed, args.n_train), True)]
     if args.n_fonts:
-        parts.append(cached_dataset(args, font_styles(), args.seed + 500, args.n_fonts))
+        parts.append((*cached_dataset(args, font_styles(), args.seed + 500, args.n_fonts), False))
     if args.n_looks:
-        parts.append(cached_dataset(args, look_styles(proxy=False), args.seed + 600, args.n_looks, wide=True))
+        looks = cached_dataset(args, look_styles(proxy=False), args.seed + 600, args.n_looks, wide=True)
+        parts.append((*looks, False))
     if args.rendered:
-        parts.append(rendered(args.seed, args.rendered, styles, args.workers, args.cache))
+        parts.append((*rendered(args.seed, args.rendered, styles, args.workers, args.cache), True))
     if args.rendered_looks:
-        parts.append(rendered_drawn(args, "look_", args.rendered_looks, args.seed * 100_000 + 40_000))
+        parts.append((*rendered_drawn(args, "look_", args.rendered_looks, args.seed * 100_000 + 40_000), False))
     if args.rendered_fonts:
-        parts.append(rendered_drawn(args, "gen_", args.rendered_fonts, args.seed * 100_000 + 50_000))
+        parts.append((*rendered_drawn(args, "gen_", args.rendered_fonts, args.seed * 100_000 + 50_000), False))
     if args.stands:
-        parts.append(stand_windows(args.seed, args.stands, styles, args.workers, args.cache))
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+        parts.append((*stand_windows(args.seed, args.stands, styles, args.workers, args.cache), True))
+    artwork = np.concatenate([np.full(len(p[1]), p[2]) for p in parts])
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), artwork
+
+
+def epoch_order(artwork: NDArray[np.bool_], repeat: int) -> NDArray[np.int64]:
+    """Indices of the crops one epoch goes through (before shuffling): every crop once and the shipped artwork's
+    `repeat` times in all, so a fine-tune on much new data keeps the artwork's share (and its promoted faces)."""
+    return np.concatenate([np.arange(len(artwork)), *[np.flatnonzero(artwork)] * (repeat - 1)])
 
 
 def batches(
-    x: NDArray[np.uint8], y: NDArray[np.int64], size: int, gen: np.random.Generator, sideways: float = 0.0
+    x: NDArray[np.uint8],
+    y: NDArray[np.int64],
+    size: int,
+    gen: np.random.Generator,
+    sideways: float = 0.0,
+    *,
+    index: NDArray[np.int64] | None = None,
 ) -> Iterator[tuple[NDArray[np.float32], NDArray[np.int64]]]:
-    """Shuffled, preprocessed batches; half the crops turned by 180 degrees with the owner swapped, and a
-    `sideways` share of the piece crops turned by 90 degrees and labelled "sideways" (as the reader sees them
-    when it has the grid's axes swapped)."""
-    order = gen.permutation(len(x))
-    for i in range(0, len(x), size):
+    """Shuffled, preprocessed batches (of the crops in `index`, repeats kept; default every crop once); half
+    the crops turned by 180 degrees with the owner swapped, and a `sideways` share of the piece crops turned by
+    90 degrees and labelled "sideways" (as the reader sees them when it has the grid's axes swapped)."""
+    order = gen.permutation(len(x) if index is None else index)
+    for i in range(0, len(order), size):
         idx = order[i : i + size]
         crops, targets = x[idx], y[idx]
         turn = gen.random(len(idx)) < 0.5
@@ -212,13 +235,16 @@ def batches(
         yield preprocess(crops), targets
 
 
-def fit(args: argparse.Namespace, model: Any, x: NDArray[np.uint8], y: NDArray[np.int64], checks: Any) -> None:
-    """Train with AdamW and a one-cycle schedule, printing the loss and the accuracy on each of `checks`
-    (name -> crops, targets: the training-style validation frames and the proxy-unseen styles) per epoch."""
+def fit(
+    args: argparse.Namespace, model: Any, x: NDArray[np.uint8], y: NDArray[np.int64], *, order: Any, checks: Any
+) -> None:
+    """Train with AdamW and a one-cycle schedule on the crops of `order` (`epoch_order`) each epoch, printing the
+    loss and the accuracy on each of `checks` (name -> crops, targets: the training-style validation frames and
+    the proxy-unseen styles) per epoch."""
     import torch
 
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    steps = args.epochs * ((len(x) + args.batch - 1) // args.batch)
+    steps = args.epochs * ((len(order) + args.batch - 1) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=args.smoothing)
     gen = np.random.default_rng(args.seed)
@@ -226,7 +252,7 @@ def fit(args: argparse.Namespace, model: Any, x: NDArray[np.uint8], y: NDArray[n
     for epoch in range(args.epochs):
         model.train()
         total = 0.0
-        for xb, yb in batches(x, y, args.batch, gen, args.sideways):
+        for xb, yb in batches(x, y, args.batch, gen, args.sideways, index=order):
             logits, _ = model(torch.from_numpy(xb).contiguous(memory_format=torch.channels_last))
             loss = loss_fn(logits, torch.from_numpy(yb))
             opt.zero_grad()
@@ -235,7 +261,7 @@ def fit(args: argparse.Namespace, model: Any, x: NDArray[np.uint8], y: NDArray[n
             sched.step()
             total += float(loss.detach()) * len(yb)
         scores = " ".join(f"{name} {evaluate(model, *data):.4f}" for name, data in checks.items())
-        print(f"epoch {epoch + 1}: loss {total / len(x):.4f} {scores} ({time.time() - t0:.0f} s)", flush=True)
+        print(f"epoch {epoch + 1}: loss {total / len(order):.4f} {scores} ({time.time() - t0:.0f} s)", flush=True)
 
 
 def train(args: argparse.Namespace) -> dict[str, Any]:
@@ -247,14 +273,17 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
     styles = train_styles()
     t0 = time.time()
-    x, y = training_data(args, styles)
+    x, y, artwork = training_data(args, styles)
+    order = epoch_order(artwork, args.artwork_repeat)
     val = rendered(args.seed + 20, args.val_frames, styles, args.workers, args.cache)
-    checks = {"val": val}
+    promoted = np.isin(val[1], PROMOTED)
+    checks = {"val": val, "val-promoted": (val[0][promoted], val[1][promoted])}
     if args.proxy:
         checks["proxy"] = cached_dataset(args, look_styles(proxy=True), args.seed + 700, args.proxy, wide=True)
     if args.dev_frames:
         checks["dev-plain"] = dev_crops(args)
-    print(f"data: {len(x)} training crops, {len(val[0])} validation crops ({time.time() - t0:.0f} s)", flush=True)
+    sizes = f"{len(x)} training crops ({len(order)} an epoch), {len(val[0])} validation crops"
+    print(f"data: {sizes} ({time.time() - t0:.0f} s)", flush=True)
     model = build_model()
     if args.init is not None and args.init.suffix == ".pt":  # a state dict saved by this script: go on from it
         model.load_state_dict(torch.load(args.init))
@@ -265,7 +294,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     if args.init is not None:
         start = {name: round(evaluate(model, *data), 4) for name, data in checks.items()}
         print(f"start: {start}", flush=True)
-    fit(args, model, x, y, checks)
+    fit(args, model, x, y, order=order, checks=checks)
     figures = held_out_figures(args, model) if args.held else {}
     export(model, args.out)
     torch.save(model.state_dict(), args.out.with_suffix(".pt"))
@@ -279,6 +308,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         "held_out": list(HELD_OUT),
         "held_out_crop_accuracy": figures,
         "validation_crop_accuracy": evaluate(model, *val),
+        "validation_promoted_crop_accuracy": evaluate(model, *checks["val-promoted"]),
         "seed": args.seed,
         "command": vars(args) | {"out": str(args.out), "cache": None, "init": str(args.init)},
     }
@@ -337,6 +367,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rendered-fonts", type=int, default=0, help="rendered frames drawn with the font styles")
     parser.add_argument(
         "--one-char", action="store_true", help="draw the --rendered-looks/-fonts frames with one-character forms only"
+    )
+    parser.add_argument(
+        "--artwork-repeat", type=int, default=1, help="go through the shipped artwork's crops this many times an epoch"
     )
     parser.add_argument("--dev-frames", type=int, default=0, help="frames of unseen one-character fonts to score")
     parser.add_argument("--proxy", type=int, default=0, help="crops of the proxy-unseen look styles to score")
