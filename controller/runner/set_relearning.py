@@ -175,6 +175,9 @@ class _Watched(Protocol):
 class ConfirmsPositions(Protocol):
     """A reader that learns from the positions the game confirms (`StartLearningReader`)."""
 
+    again: bool
+    """Whether it learns from later positions at all (`[vision] learn_set_again`)."""
+
     def position_confirmed(self, sfen: str, moves: Sequence[str]) -> bool:
         """The frame just read showed the game's position."""
         ...
@@ -207,6 +210,7 @@ class ConfirmedWatch:
 
 
 def watch_confirmed(reconciler: _Watched, eyes: Any) -> _Watched | ConfirmedWatch:
-    """The reconciler for the shell: watched (`ConfirmedWatch`) when the eyes' reader learns the set, else itself."""
+    """The reconciler for the shell: watched (`ConfirmedWatch`) when the eyes' reader learns the set again from
+    later positions, else itself (nothing to tell, no bookkeeping per frame)."""
     reader = getattr(eyes, "reader", None)
-    return ConfirmedWatch(reconciler, reader) if isinstance(reader, ConfirmsPositions) else reconciler
+    return ConfirmedWatch(reconciler, reader) if isinstance(reader, ConfirmsPositions) and reader.again else reconciler

@@ -1,5 +1,6 @@
 """Helpers of the runner's simulated-game tests (imported as `runner_sim`): eyes that read the virtual board's
-ground truth through the synthetic reader, for tests of everything but the image reader."""
+ground truth through the synthetic reader, for tests of everything but the image reader; and the real reader,
+learning the set, before a virtual camera's start (`learning_reader_at_start`)."""
 
 from __future__ import annotations
 
@@ -36,3 +37,25 @@ class TruthEyes:
         indices = np.array([LABEL_INDEX[label] for label in labels], dtype=np.int64)
         counts = tuple(hands.get(k, 0) for k in HAND_KINDS) + tuple(hands.get(k.lower(), 0) for k in HAND_KINDS)
         return self.reader.observe(indices, counts, now)
+
+
+def learning_reader_at_start(*, again: bool = False) -> tuple[Any, Any, Any, Any]:
+    """The real reader learning the set (`StartLearningReader`) of a held-out style (ryoko_1kanji) that the
+    generic classifier reads poorly, a virtual camera's frame of the start (not read yet), the board geometry
+    and the camera look: (reader, start frame, geometry, look)."""
+    from controller.rules.positions import STARTPOS_SFEN
+    from controller.runner.set_learning import StartLearningReader, vision_learn
+    from controller.sim import CameraSettings, VirtualBoard, VirtualCamera
+    from hardware.settings import load_settings
+    from vision.classifier import PieceClassifier
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
+
+    geometry = load_settings(None).geometry
+    look = CameraSettings(style="ryoko_1kanji", seed=8, size=(800, 600))
+    start = VirtualCamera(VirtualBoard(geometry, STARTPOS_SFEN, seed=8), look)
+    frame = start.read()
+    assert start.last is not None
+    settings = ReaderSettings(sente_side=sente_direction(start.last.board_corners_px))
+    reader = StartLearningReader(BoardReader(PieceClassifier(), settings), vision_learn(PieceClassifier), again=again)
+    return reader, frame, geometry, look

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from runner_sim import TruthEyes
+from runner_sim import TruthEyes, learning_reader_at_start
 
 from controller import compose
 from controller.config import VisionConfig, config_from_text
@@ -20,7 +20,6 @@ from controller.runner.options import SessionOptions
 from controller.runner.session import run_session
 from controller.runner.set_learning import SetSource, StartLearningReader
 from hardware.errors import ConfigError
-from hardware.settings import load_settings
 from vision.classifier import MODEL_PATH
 from vision.errors import CalibrationError
 
@@ -280,19 +279,12 @@ def test_the_real_reader_reads_a_drop_better_once_it_learnt_the_start(tmp_path: 
     calibration and gives the bishop dropped on 4e (a face the start showed) a much higher probability. The set
     is saved for the game's files, and a resumed game's reader reads with it."""
     from controller.runner.set_learning import learnt_set_path, vision_learn
-    from controller.sim import CameraSettings, VirtualBoard, VirtualCamera
+    from controller.sim import VirtualBoard, VirtualCamera
     from vision.classifier import PieceClassifier
     from vision.labels import SQUARE_LABELS
-    from vision.orientation import sente_direction
-    from vision.reader import BoardReader, ReaderSettings
+    from vision.reader import BoardReader
 
-    geometry = load_settings(None).geometry
-    look = CameraSettings(style="ryoko_1kanji", seed=8, size=(800, 600))
-    start = VirtualCamera(VirtualBoard(geometry, STARTPOS_SFEN, seed=8), look)
-    start_frame = start.read()
-    assert start.last is not None
-    settings = ReaderSettings(sente_side=sente_direction(start.last.board_corners_px))
-    reader = StartLearningReader(BoardReader(PieceClassifier(), settings), vision_learn(PieceClassifier))
+    reader, start_frame, geometry, look = learning_reader_at_start()
     dropped = VirtualCamera(VirtualBoard(geometry, DROP_SFEN, seed=8), look).read()
     square, bishop = 4 * 9 + (9 - 4), SQUARE_LABELS.index("B")  # 4e in SFEN order
     generic = reader.read(dropped).probs[square, bishop]
@@ -302,7 +294,7 @@ def test_the_real_reader_reads_a_drop_better_once_it_learnt_the_start(tmp_path: 
     assert reader.source is SetSource.LEARNT, reader.outcomes
     learnt = reader.read(dropped).probs[square, bishop]
     assert generic < 0.5 < learnt, (generic, learnt)
-    resumed = StartLearningReader(BoardReader(PieceClassifier(), settings), vision_learn(PieceClassifier))
+    resumed = StartLearningReader(BoardReader(PieceClassifier(), reader.settings), vision_learn(PieceClassifier))
     compose.piece_set(_EyesWithLearning(resumed), VisionConfig(), _quiet, lambda: tmp_path / "g", resumed=True)
     assert resumed.source is SetSource.LEARNT
     assert resumed.read(dropped).probs[square, bishop] == pytest.approx(learnt)

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 from numpy.typing import NDArray
+from runner_sim import learning_reader_at_start
 
 from controller.reconcile.types import NoChange, Observation, Result, Waiting
 from controller.rules.positions import STARTPOS_SFEN
@@ -249,7 +250,8 @@ class _Reconciler:
 
 def test_the_shells_reconciler_tells_the_reader_of_each_confirmed_position() -> None:
     """`watch_confirmed`: each `NoChange` tells the learning reader the reconciler's position (a `Waiting` does
-    not); the loop's other calls pass through; eyes without a learning reader get the reconciler itself."""
+    not); the loop's other calls pass through; eyes without a learning reader, or with one that does not learn
+    again, get the reconciler itself."""
     learn = _LearnMore()
     reader, inner = _learnt(learn)
     inner.reads_as = _Read(_probs(BISHOP_DROPPED.split(maxsplit=1)[0]))
@@ -270,6 +272,8 @@ def test_the_shells_reconciler_tells_the_reader_of_each_confirmed_position() -> 
     watched.decide_now()
     assert reconciler.calls == ["set_position", "expect", "decide_now"]
     assert watch_confirmed(reconciler, object()) is reconciler
+    reader.again = False
+    assert watch_confirmed(reconciler, type("Eyes", (), {"reader": reader})()) is reconciler
 
 
 def test_places_count_a_piece_turned_as_the_other_owners() -> None:
@@ -314,20 +318,9 @@ def test_the_real_reader_reads_new_places_better_once_it_learnt_them() -> None:
     start alone. The promoted rook's face is learnt, but while other promoted faces are unseen the promoted
     faces are read by the generic classifier: whether a face is promoted reads exactly as before on every
     square, and the promoted rook no worse (`vision.calibration._keep_unseen_mass`)."""
-    from controller.runner.set_learning import vision_learn
-    from controller.sim import CameraSettings, VirtualBoard, VirtualCamera
-    from hardware.settings import load_settings
-    from vision.classifier import PieceClassifier
-    from vision.orientation import sente_direction
-    from vision.reader import BoardReader, ReaderSettings
+    from controller.sim import VirtualBoard, VirtualCamera
 
-    geometry = load_settings(None).geometry
-    look = CameraSettings(style="ryoko_1kanji", seed=8, size=(800, 600))
-    start = VirtualCamera(VirtualBoard(geometry, STARTPOS_SFEN, seed=8), look)
-    start_frame = start.read()
-    assert start.last is not None
-    settings = ReaderSettings(sente_side=sente_direction(start.last.board_corners_px))
-    reader = StartLearningReader(BoardReader(PieceClassifier(), settings), vision_learn(PieceClassifier), again=True)
+    reader, start_frame, geometry, look = learning_reader_at_start(again=True)
     reader.read(start_frame)
     assert reader.start_confirmed(STARTPOS_SFEN)
     reader.settle(300.0)
