@@ -7,13 +7,14 @@ squares no frame has seen).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, deque
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from controller.reconcile.labels import Hands, hands_from_mapping, slot_side
+from controller.reconcile.labels import Hands, hands_from_mapping, slot_side, stand_slots
 from controller.reconcile.types import Observation
 
 FloatArray = npt.NDArray[np.float64]
@@ -97,10 +98,10 @@ class EvidenceWindow:
 
     def evidence(self) -> Evidence:
         """The window's summary (at least one frame must have been added)."""
-        seen = np.sum(self._masks, axis=0)
-        total = np.sum(self._logs, axis=0)
+        seen = _frame_sum(self._masks)
+        total = _frame_sum(self._logs)
         log_probs = np.where(seen > 0, total / np.maximum(seen, 1.0), 0.0)
-        occupancy_logs = np.where(seen > 0, np.sum(self._occupancy_logs, axis=0) / np.maximum(seen, 1.0), 0.0)
+        occupancy_logs = np.where(seen > 0, _frame_sum(self._occupancy_logs) / np.maximum(seen, 1.0), 0.0)
         occupied = np.exp(occupancy_logs[:, 3])
         occupancy_logs = occupancy_logs[:, :3]
         occupancy = np.argmax(occupancy_logs, axis=1)
@@ -132,13 +133,25 @@ class EvidenceWindow:
         frames = [h for h in self._hands if h is not None]
         by_side = [[hands for hands, sides in frames if sides[side]] for side in (0, 1)]
         voted = []
+        agreed = [len({hands[stand_slots(side)] for hands in by_side[side]}) == 1 for side in (0, 1)]
         for slot in range(len(self._hands[-1][0])):
             side = slot_side(slot)
             if not latest_sides[side]:
                 voted.append(0)
                 continue
             read = by_side[side]
+            if agreed[side]:  # every frame read this stand alike (the usual case): that count wins the vote
+                voted.append(read[-1][slot])
+                continue
             counts = Counter(hands[slot] for hands in read)
             top = max(counts.values())
             voted.append(next(hands[slot] for hands in reversed(read) if counts[hands[slot]] == top))
         return tuple(voted)
+
+
+def _frame_sum(frames: deque[FloatArray]) -> FloatArray:
+    """The frames added one after the other (what `np.sum(frames, axis=0)` gives, without stacking them)."""
+    total = frames[0].copy()
+    for frame in itertools.islice(frames, 1, None):
+        total += frame
+    return total

@@ -11,12 +11,13 @@ shows change.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import cshogi
 import numpy as np
+import numpy.typing as npt
 
 from controller.reconcile.evidence import Evidence
 from controller.reconcile.habits import ReadingHabits
@@ -25,12 +26,12 @@ from controller.reconcile.labels import (
     HAND_LABELS,
     LABEL_INDEX,
     OCCUPANCY,
+    SFEN_TO_CS,
     SQUARE_LABELS,
     Hands,
     Labels,
     Pairs,
     move_effect,
-    move_primary_square,
     owner,
     slot_side,
     square_index,
@@ -80,19 +81,25 @@ class Base:
         labels: the position's 81 labels.
         hands: its hand counts.
         board_score: sum of the mean log-probabilities of its labels.
-        delta: delta[square][label] = score change when `square` shows `label` instead (nested lists: fast).
+        rows: rows[square][label] = the evidence's mean log-probability (nested lists: fast look-ups).
+        own: own[square] = rows[square][labels[square]]: `square` showing `label` instead changes the score by
+            rows[square][label] - own[square].
         changed: squares whose evidence does not clearly favour the position's label.
+        changed_cs: the same squares in cshogi's square order (to filter cshogi moves before converting them).
         hand_score: the hands term of the position.
-        hand_gap: seen minus explained count per hand slot (None when the stands are not used).
+        hand_steps: (slot, +1 or -1) -> how much a piece more or less in that hand slot lowers the hands term
+            (None when the stands are not used).
     """
 
     labels: Labels
     hands: Hands
     board_score: float
-    delta: list[list[float]]
+    rows: list[list[float]]
+    own: list[float]
     changed: frozenset[int]
+    changed_cs: frozenset[int]
     hand_score: float
-    hand_gap: tuple[int, ...] | None
+    hand_steps: dict[tuple[int, int], float] | None
 
 
 class Scorer:
@@ -111,6 +118,7 @@ class Scorer:
         if self._hands_seen is not None and stand_offset is not None and any(stand_offset):
             self._hands_shifted = tuple(max(a - b, 0) for a, b in zip(self._hands_seen, stand_offset, strict=True))
         self._hand_scale = config.hand_weight * evidence.hand_confidence
+        self._rows: list[list[float]] | None = None  # the evidence's log-probabilities as lists, made once
 
     @property
     def hands_seen(self) -> Hands | None:
@@ -130,6 +138,37 @@ class Scorer:
             return 0.0
         return -self._hand_scale * sum(self._slot_cost(slot, n) for slot, n in enumerate(hands))
 
+    def _hands_terms(self, hands: Sequence[Hands]) -> list[float]:
+        """`hands_term` of many hand counts at once (the same values: integer costs summed exactly)."""
+        if self._hands_seen is None:
+            return [0.0] * len(hands)
+        sums = self._slot_costs(np.array(hands, dtype=np.int64).reshape(len(hands), -1)).sum(axis=1)
+        return [-self._hand_scale * int(total) for total in sums]
+
+    def _slot_costs(self, counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """`_slot_cost` of every slot of every row of `counts` (rows of 14 hand counts); stands are used."""
+        assert self._hands_seen is not None
+        cost: npt.NDArray[np.int64] = np.abs(np.array(self._hands_seen, dtype=np.int64) - counts)
+        if self._hands_shifted is not None:
+            cost = np.minimum(cost, np.abs(np.array(self._hands_shifted, dtype=np.int64) - counts))
+        read = np.array([self._stand_read[slot_side(slot)] for slot in range(counts.shape[1])])
+        cost[:, ~read] = 0
+        return cost
+
+    def _hand_steps(self, hands: Hands) -> dict[tuple[int, int], float] | None:
+        """Per hand slot and change (+1, -1), the weighted change of the hands' cost from `hands` (what a move
+        taking or dropping one piece adds to the cost: `_scored` subtracts it)."""
+        if self._hands_seen is None:
+            return None
+        counts = np.array(hands, dtype=np.int64)
+        now, more, fewer = self._slot_costs(np.stack([counts, counts + 1, counts - 1])).tolist()
+        scale = self._hand_scale
+        steps = {}
+        for slot, cost in enumerate(now):
+            steps[slot, 1] = scale * (more[slot] - cost)
+            steps[slot, -1] = scale * (fewer[slot] - cost)
+        return steps
+
     def _slot_cost(self, slot: int, count: int) -> int:
         assert self._hands_seen is not None
         if not self.slot_read(slot):
@@ -142,14 +181,25 @@ class Scorer:
     def base(self, labels: Labels, hands: Hands) -> Base:
         """Prepare `labels` as a parent position."""
         log_probs = self.evidence.log_probs
-        own = log_probs[np.arange(81), labels]
-        delta = log_probs - own[:, None]
-        alternatives = delta.copy()
-        alternatives[np.arange(81), labels] = -np.inf
-        changed = frozenset(int(i) for i in np.flatnonzero(alternatives.max(axis=1) > -self.config.prune_margin))
-        seen = self._hands_seen
-        gap = None if seen is None else tuple(a - b for a, b in zip(seen, hands, strict=True))
-        return Base(labels, hands, float(own.sum()), delta.tolist(), changed, self.hands_term(hands), gap)
+        squares = np.arange(81)
+        own = log_probs[squares, labels]
+        others = log_probs.copy()
+        others[squares, labels] = -np.inf
+        # max over other labels of (row - own) is (max of the row's others) - own: rounding is monotone
+        changed = np.flatnonzero(others.max(axis=1) - own > -self.config.prune_margin).tolist()
+        if self._rows is None:
+            self._rows = log_probs.tolist()
+        return Base(
+            labels,
+            hands,
+            float(own.sum()),
+            self._rows,
+            own.tolist(),
+            frozenset(changed),
+            frozenset(_SFEN_TO_CS_LIST[i] for i in changed),
+            self.hands_term(hands),
+            self._hand_steps(hands),
+        )
 
     def positions(self, earlier: list[tuple[int, Labels, Hands]], prior: float) -> list[Hypothesis]:
         """Earlier positions (plies back, labels, hands) scored from scratch as takebacks."""
@@ -157,9 +207,10 @@ class Scorer:
             return []
         stacked = np.stack([labels for _, labels, _ in earlier])
         scores = self.evidence.log_probs[np.arange(81)[None, :], stacked].sum(axis=1)
+        terms = self._hands_terms([hands for _, _, hands in earlier])
         return [
-            Hypothesis(plies, (), labels, (), hands, float(score) + self.hands_term(hands) - prior)
-            for (plies, labels, hands), score in zip(earlier, scores, strict=True)
+            Hypothesis(plies, (), labels, (), hands, float(score) + term - prior)
+            for (plies, labels, hands), score, term in zip(earlier, scores, terms, strict=True)
         ]
 
     def successors(
@@ -169,18 +220,18 @@ class Scorer:
         found: list[Hypothesis] = []
         pieces = board.pieces
         turn = board.turn
-        moves = [(move, cshogi.move_to_usi(move)) for move in board.legal_moves]
-        declines = self._declines(pieces, moves)
-        for move, usi in moves:
+        legal = list(board.legal_moves)
+        declines = self._declines(pieces, legal)
+        changed = base.changed_cs
+        for move in legal:
+            usi = cshogi.move_to_usi(move)
             if usi == skip:
                 continue
             changes, hand_delta = move_effect(pieces, turn, move)
-            cost = prior + declines.get(usi, 0.0)
-            first = self._scored(
-                base, takeback=takeback, moves=(usi,), changes=changes, hand_delta=hand_delta, prior=cost
-            )
+            cost = prior + declines.get(move, 0.0)
+            first = self._scored(base, takeback, (usi,), changes, hand_delta, prior=cost)
             found.append(first)
-            if pairs and move_primary_square(move) in base.changed:
+            if pairs and _primary_cs(move) in changed:
                 board.push(move)
                 try:
                     found.extend(self._replies(board, base, first, hand_delta, cost + self.config.pair_penalty))
@@ -190,53 +241,67 @@ class Scorer:
 
     def _replies(
         self, board: cshogi.Board, base: Base, first: Hypothesis, first_hands: Pairs, prior: float
-    ) -> Iterable[Hypothesis]:
+    ) -> list[Hypothesis]:
         """Legal replies to `first` (already pushed on `board`) that start on a changed square."""
+        changed = base.changed_cs
+        kept = [
+            move
+            for move in board.legal_moves
+            if (move >> 7) & _SQUARE_BITS in changed
+            or ((move >> 7) & _SQUARE_BITS >= _FIRST_DROP_SOURCE and move & _SQUARE_BITS in changed)
+        ]  # _primary_cs(move) in changed, inline: a changed square is a board square (< 81)
+        if not kept:
+            return []
         pieces = board.pieces
         turn = board.turn
-        moves = [(move, cshogi.move_to_usi(move)) for move in board.legal_moves]
-        declines = self._declines(pieces, moves)
-        for move, usi in moves:
-            if move_primary_square(move) not in base.changed:
-                continue
+        # a move's promoting twin starts on the same square, so it is kept too: declines need only the kept moves
+        declines = self._declines(pieces, kept)
+        found = []
+        for move in kept:
             changes, hand_delta = move_effect(pieces, turn, move)
             merged = dict(first.changes)
             merged.update(changes)
-            yield self._scored(
-                base,
-                takeback=first.takeback,
-                moves=(*first.moves, usi),
-                changes=tuple(merged.items()),
-                hand_delta=first_hands + hand_delta,
-                prior=prior + declines.get(usi, 0.0),
+            moves = (*first.moves, cshogi.move_to_usi(move))
+            cost = prior + declines.get(move, 0.0)
+            found.append(
+                self._scored(base, first.takeback, moves, tuple(merged.items()), first_hands + hand_delta, prior=cost)
             )
-
-    def _declines(self, pieces: list[int], moves: list[tuple[int, str]]) -> dict[str, float]:
-        """Prior cost of each move that could promote and does not (`decline_cost` by the piece's kind)."""
-        costs = self.config.decline_cost
-        promoting = {usi[:-1] for _, usi in moves if usi.endswith("+")}
-        found: dict[str, float] = {}
-        for move, usi in moves:
-            if usi in promoting:
-                kind = _CS_KIND_LETTERS[pieces[cshogi.move_from(move)] & 15]
-                found[usi] = costs.get(kind, 0.0)
         return found
 
+    def _declines(self, pieces: list[int], moves: list[int]) -> dict[int, float]:
+        """Prior cost of each move (of `moves`) that could promote and does not, by cshogi move:
+        `decline_cost` by the piece's kind (a move declines when its promoting twin, the same squares with the
+        promotion flag, is among `moves`)."""
+        costs = self.config.decline_cost
+        promoting = {move & _SQUARES_MASK for move in moves if move & _PROMOTION_FLAG}
+        if not promoting:
+            return {}
+        found: dict[int, float] = {}
+        for move in moves:
+            if not move & _PROMOTION_FLAG and move & _SQUARES_MASK in promoting:
+                kind = _CS_KIND_LETTERS[pieces[cshogi.move_from(move)] & 15]
+                found[move] = costs.get(kind, 0.0)
+        return found
+
+    @staticmethod
     def _scored(
-        self, base: Base, *, takeback: int, moves: tuple[str, ...], changes: Changes, hand_delta: Pairs, prior: float
+        base: Base, takeback: int, moves: tuple[str, ...], changes: Changes, hand_delta: Pairs, *, prior: float
     ) -> Hypothesis:
-        """Score from the parent's totals: the changed squares' deltas, and the changed hand slots' gaps."""
-        delta = base.delta
+        """Score from the parent's totals: the changed squares' deltas, and the changed hand slots' steps
+        (`hand_delta`: changes of +1 or -1, as `move_effect` gives them)."""
+        rows = base.rows
+        own = base.own
         score = base.board_score + base.hand_score - prior
         for square, label in changes:
-            score += delta[square][label]
-        if base.hand_gap is not None:
-            counts = base.hands
-            for slot, change in hand_delta:
-                score -= self._hand_scale * (
-                    self._slot_cost(slot, counts[slot] + change) - self._slot_cost(slot, counts[slot])
-                )
-        return Hypothesis(takeback, moves, base.labels, changes, _apply_hands(base.hands, hand_delta), score)
+            score += rows[square][label] - own[square]
+        if not hand_delta:
+            return _new_hypothesis(Hypothesis, (takeback, moves, base.labels, changes, base.hands, score))
+        steps = base.hand_steps
+        if steps is not None:
+            for step in hand_delta:
+                score -= steps[step]
+        hands = _apply_hands(base.hands, hand_delta)
+        return _new_hypothesis(Hypothesis, (takeback, moves, base.labels, changes, hands, score))
 
     def misfit(self, hypothesis: Hypothesis) -> list[int]:
         """Squares that contradict the explanation by more than the mismatch threshold: a piece where it has
@@ -342,6 +407,22 @@ class Scorer:
 
 
 _CS_KIND_LETTERS = ("", "P", "L", "N", "S", "B", "R", "G", "K", "+P", "+L", "+N", "+S", "+B", "+R")
+_new_hypothesis = tuple.__new__  # Hypothesis(...) without NamedTuple's Python-level __new__ (many per window)
+_SFEN_TO_CS_LIST: tuple[int, ...] = tuple(int(cs) for cs in SFEN_TO_CS)
+
+# cshogi's move encoding (the low 16 bits): target square in bits 0-6, source in bits 7-13 (81 and up for a drop:
+# 81 + the dropped kind), promotion flag in bit 14. Read directly: the pair expansion filters thousands of moves
+# a window (tests compare with cshogi.move_to, move_from, move_is_drop, move_is_promotion on every legal move).
+_SQUARE_BITS = 0x7F
+_SQUARES_MASK = 0x3FFF
+_PROMOTION_FLAG = 1 << 14
+_FIRST_DROP_SOURCE = 81
+
+
+def _primary_cs(move: int) -> int:
+    """`move_primary_square` in cshogi's square order: a board move's source, a drop's target."""
+    source = (move >> 7) & _SQUARE_BITS
+    return move & _SQUARE_BITS if source >= _FIRST_DROP_SOURCE else source
 
 
 def held_labels(
