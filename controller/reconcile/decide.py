@@ -5,7 +5,8 @@ to commit, a takeback, or a problem to report once it persists (an unreadable sq
 fits, two explanations too close to call, a drop whose kind the board and the dropper's stand disagree on, piece
 stands that still show the position before the move, a move other than the expected one). Each player's stand
 counts on its own: one out of view or covered says nothing, the other still tells its player's drops.
-The reconciler decides when a proposal has been seen often and long enough to act on.
+The reconciler decides when a proposal has been seen often and long enough to act on; the doubts about a
+dropped piece's kind are `controller.reconcile.drop_kinds`'.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import cshogi
 import numpy as np
 
 from controller.reconcile.diagnose import explain_against, explain_mismatch, hands_sentences, unclear_sentence
+from controller.reconcile.drop_kinds import corner_lance, kind_by_habits, kinds_told_by_stand, taken_drop_unsure
 from controller.reconcile.evidence import Evidence
-from controller.reconcile.habits import DECIDING_SQUARE_FRAMES, ReadingHabits
-from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares, held_labels
+from controller.reconcile.habits import ReadingHabits
+from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares
 from controller.reconcile.labels import (
     LABEL_INDEX,
     OCCUPANCY,
@@ -29,7 +31,6 @@ from controller.reconcile.labels import (
     Labels,
     board_labels,
     owner,
-    square_index,
     square_name,
 )
 from controller.reconcile.questions import other_drop_kinds, question_options
@@ -123,15 +124,17 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
         return _hidden(hidden)
-    told = [h for h in _kinds_told_by_stand(scorer, ranked, best) if all(h is not c for c in contenders)]
+    told = [h for h in kinds_told_by_stand(scorer, ranked, best) if all(h is not c for c in contenders)]
     contenders = [*contenders, *told]  # the board says one kind, the dropper's stand another: ask
-    decided = _kind_by_habits(game, scorer, ranked, contenders, config)
+    lance = corner_lance(scorer, best)
+    decided = None if lance else kind_by_habits(game.habits, scorer, ranked, contenders, config)
     if decided is not None:
         return _clear_winner(game, decided[0], decided[1], scorer, ranked)
     unsure_kind = (
-        scorer.kind_unread(best)
+        lance
+        or scorer.kind_unread(best)
         or (game.habits is not None and scorer.kind_confusable(best, game.habits))
-        or _taken_drop_unsure(game, best)
+        or taken_drop_unsure(game.board, best)
     )
     if len(contenders) == 1 and unsure_kind:
         contenders += [h for h in ranked if h is not best and other_drop_kinds(h, best)]
@@ -226,36 +229,6 @@ def _stand_counts(game: GameView, slot: int, wanted: int) -> bool:
     return max(game.hands[slot], wanted) <= trusted
 
 
-def _kind_by_habits(
-    game: GameView, scorer: Scorer, ranked: list[Hypothesis], contenders: list[Hypothesis], config: ReconcileConfig
-) -> tuple[Hypothesis, float] | None:
-    """The drop explanation whose kinds the reader's habits on this set tell clearly, with its habit margin, when
-    the only question left is a drop's kind: every close explanation drops the same squares, the dropper's
-    stand neither confirms the kind nor rules it out (`Scorer.stand_confirms`, `Scorer.stand_against`), every
-    kind the player held has been seen on the board long enough (`DECIDING_SQUARE_FRAMES`), one kind explains the
-    read by `habit_margin` better than any other, and the board does not contradict it. The reader's raw
-    favourite may differ (this set's knight read as a pawn): the habits know how it misreads."""
-    habits, best, labels = game.habits, ranked[0], ranked[0].labels()
-    squares = sorted(dropped_squares(best.moves))
-    if habits is None or not squares or any(_stand_tells(scorer, best, i) for i in squares):
-        return None
-    variants = [h for h in ranked if h is best or other_drop_kinds(h, best)]
-    if len(variants) < 2 or not {id(h) for h in contenders} <= {id(h) for h in variants}:
-        return None
-    held = {k for i in squares for k in held_labels(int(labels[i]), best.hands, i, labels)}
-    if any(habits.count(k) < DECIDING_SQUARE_FRAMES for k in held):
-        return None
-    rows = {i: np.exp(scorer.evidence.log_probs[i]) for i in squares}
-    fits = sorted(
-        ((sum(habits.likelihood(rows[i], int(h.labels()[i])) for i in squares), h) for h in variants),
-        key=lambda pair: -pair[0],
-    )
-    (top, chosen), (second, _) = fits[0], fits[1]
-    if top - second < config.habit_margin or scorer.misfit(chosen):
-        return None
-    return chosen, round(top - second, 3)
-
-
 def _promotion_by_face(
     scorer: Scorer, contenders: list[Hypothesis], habits: ReadingHabits | None, config: ReconcileConfig
 ) -> tuple[Hypothesis, float] | None:
@@ -318,32 +291,6 @@ def _face_lead(probs: np.ndarray, side: int) -> float:
     return float(np.log(max(promoted, 1e-12)) - np.log(max(unpromoted, 1e-12)))
 
 
-def _stand_tells(scorer: Scorer, best: Hypothesis, square: int) -> bool:
-    """The dropper's stand confirms `best`'s kind on `square` or rules it out."""
-    labels, label = best.labels(), int(best.labels()[square])
-    return scorer.stand_confirms(label, best.hands, square, labels) or bool(
-        scorer.stand_against(label, best.hands, square, labels)
-    )
-
-
-def _kinds_told_by_stand(scorer: Scorer, ranked: list[Hypothesis], best: Hypothesis) -> list[Hypothesis]:
-    """`best` with other kinds dropped on the same squares that the dropper's stand tells, where it rules out
-    `best`'s kind (the board's kind read and the stand's change disagree: only the player can settle it)."""
-    labels = best.labels()
-    told: dict[int, frozenset[int]] = {}
-    for square in dropped_squares(best.moves):
-        kinds = scorer.stand_against(int(labels[square]), best.hands, square, labels)
-        if kinds:
-            told[square] = kinds
-    if not told:
-        return []
-    return [
-        h
-        for h in ranked
-        if h is not best and other_drop_kinds(h, best) and all(int(h.labels()[i]) in k for i, k in told.items())
-    ]
-
-
 def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: ReconcileConfig) -> Proposal:
     if game.expected_move is not None:
         after = game.board.copy()
@@ -353,22 +300,6 @@ def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: Reco
     else:
         messages, names = explain_mismatch(game.board, game.labels, evidence, best, config=config)
     return Proposal(ProposalKind.PROBLEM, ("mismatch",), Mismatch(messages, names), messages[0])
-
-
-def _taken_drop_unsure(game: GameView, best: Hypothesis) -> bool:
-    """`best` drops a piece that one of its later moves takes or moves at once (`S*2a 1a2a`): no picture shows the
-    dropped piece, so only the hand counts would tell its kind, and a miscounting stand would then decide it (a
-    development game committed S*2a for R*2a so). Unsure when its player held more than one kind, or after a
-    takeback (the hands then are an earlier position's)."""
-    kept = dropped_squares(best.moves)
-    turn = game.board.turn
-    for ply, usi in enumerate(best.moves):
-        if usi[1] != "*" or square_index(usi[2:4]) in kept:
-            continue
-        side = turn if ply % 2 == 0 else 1 - turn
-        if best.takeback or sum(1 for count in game.board.pieces_in_hand[side] if count) > 1:
-            return True
-    return False
 
 
 def _unobservable_promotion(other: Hypothesis, best: Hypothesis) -> bool:

@@ -51,3 +51,32 @@ def test_drop_taken_at_once_offers_every_held_kind() -> None:
     assert isinstance(results[-1], Ambiguous), results
     options = {c.moves for c in results[-1].candidates}
     assert {(f"{kind}*9g", "9i9g") for kind in "GSNLP"} <= options
+
+
+GOTE_HOLDS_BL = "4k4/9/9/9/9/9/9/9/4K4 w bl 1"
+"""Gote to move, holding a bishop and a lance; the corners are empty."""
+
+
+def _read_as_lance(sfen: str, move: str, square: str, hands_visible: bool = False) -> list[object]:
+    """The decisions after `move`, the dropped piece read firmly as gote's lance."""
+    reader = SyntheticReader(33, NoiseModel(hands_visible=hands_visible))
+    frames = board_frames_with_square(reader, after(sfen, [move]), square, split_row({"l": 0.95}), 20)
+    return list(decisions(feed(Reconciler(sfen=sfen), frames)))
+
+
+def test_drop_on_a_corner_read_as_a_lance_is_asked() -> None:
+    """Gote drops a bishop on its corner 9a, read firmly as a lance (the reader knows lances only on corners; bench
+    game 13 committed L*9a so), the stands out of view: the kind is asked, the bishop among the options."""
+    results = _read_as_lance(GOTE_HOLDS_BL, "B*9a", "9a")
+    assert results and not any(isinstance(r, MoveCommitted) for r in results), results
+    assert isinstance(results[-1], Ambiguous), results
+    assert {("B*9a",), ("L*9a",)} <= {c.moves for c in results[-1].candidates}
+
+
+def test_lance_drop_read_as_a_lance_off_the_corners_or_told_by_the_stand_is_committed() -> None:
+    """The same read one square down (9b), or on the corner with the stands in view (the lance gone from gote's
+    stand, the bishop still there): L is committed at once, nobody is asked."""
+    for square, visible in (("9b", False), ("9a", True)):
+        results = _read_as_lance(GOTE_HOLDS_BL, f"L*{square}", square, visible)
+        assert [r.moves for r in results if isinstance(r, MoveCommitted)] == [(f"L*{square}",)], (square, results)
+        assert not any(isinstance(r, Ambiguous) for r in results)
