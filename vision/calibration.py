@@ -39,6 +39,7 @@ from vision.classifier import MODEL_PATH, PieceClassifier, Prediction, softmax
 from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, labels_from_board_field
 from vision.orientation import turns_for_side
+from vision.relocate import move_pieces
 from vision.set_models import SetModel, fit_appearance_model, fit_set_model, model_from_json, model_json
 from vision.squares import CELL, CROP, MARGIN, crops_from_frame, rectified_board, square_crops
 
@@ -48,6 +49,16 @@ _PROMOTES = {"R", "B", "S", "N", "L", "P"}
 _VARIANTS = 24  # jittered copies of each known piece square (12 -> 24: +0.04 points on training styles)
 _EMPTY_VARIANTS = 3  # ... of each empty square (they are many and alike)
 _SHIFT, _TURN, _SCALE = 7.0, 10.0, 0.15  # jitter: pixels (of a CROP-pixel crop), degrees, fraction per axis
+MOVED_VARIANTS = 6
+"""Jittered crops of each start piece moved onto an empty square of the same photo, per move (two moves each;
+`vision.relocate`): a set learnt from the start sees each kind only on its start squares, and read other pieces on
+those places as that kind (other pieces on the corners as lances). Development frames (one-character faces of 14
+font styles never trained on, 101 frames, the set learnt from each frame's own start, pieces of random kinds placed
+on corners, other edge squares and inside; 2222 placed pieces), wrong reads without / with 6 / with 12: corners
+117 / 109 / -, other edge squares 286 / 261 / -, inside 124 / 116 / -, in all 23.7 / 21.9 % (the generic
+classifier alone 29.9 %); read wrong with p > 0.9: 73 / 60; 12 was no better than 6 on the first half of the
+frames (238 against 225 wrong) and was not run further. It costs the calibration about half again of its
+time (960 -> 1440 piece crops)."""
 LATER_VARIANTS = 24
 """Jittered copies of each square learnt from a later position (`position_examples`), as many as of the start's."""
 _BATCH = 128  # crops per classifier call (a large batch costs memory, not time)
@@ -293,33 +304,53 @@ def _examples(
     seed: int,
     *,
     piece_variants: int = _VARIANTS,
+    moved_variants: int = 0,
+    empties: Sequence[int] | None = None,
 ) -> _Examples:
     """Jittered crops of the labelled squares, and those crops turned by 180° (as the other owner's pieces),
-    through the classifier."""
+    through the classifier; with `moved_variants`, also of each labelled piece moved onto `empties` (default: the
+    squares labelled empty) twice (`vision.relocate.move_pieces`), `moved_variants` crops each time."""
     board = rectified_board(image, geometry)
     rng = np.random.default_rng(seed)
-    feats: list[NDArray[np.float32]] = []
-    seen: list[NDArray[np.float32]] = []
-    names: list[str] = []
-    plain_probs: list[NDArray[np.float64]] = []
-    plain_names: list[str] = []
+    parts: list[_Examples] = []
     for empty in (False, True):
         wanted = [i for i, label in enumerate(labels) if label is not None and (label == EMPTY) == empty]
         if not wanted:
             continue
         variants = _EMPTY_VARIANTS if empty else piece_variants
-        crops = jittered_crops(board, wanted, variants, rng)
-        turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
-        both = np.concatenate([crops, turned])
-        predictions = [classifier.predict(both[k : k + _BATCH]) for k in range(0, len(both), _BATCH)]
-        feats += [prediction.features for prediction in predictions]
-        seen.append(appearance_features(both))
-        upright = [str(labels[i]) for i in wanted for _ in range(variants)]
-        names += upright + [_swap_owner(label) for label in upright]
-        plain = np.arange(0, len(both), variants)  # each square's own crop comes first among its variants
-        plain_probs.append(np.concatenate([prediction.probs for prediction in predictions])[plain])
-        plain_names += [names[len(names) - len(both) + k] for k in plain]
-    return _Examples(np.concatenate(feats), np.concatenate(seen), names, np.concatenate(plain_probs), plain_names)
+        names = [str(labels[i]) for i in wanted for _ in range(variants)]
+        parts.append(_through(classifier, jittered_crops(board, wanted, variants, rng), names, variants))
+    if moved_variants:
+        pieces = [i for i, label in enumerate(labels) if label is not None and label != EMPTY]
+        free = [i for i, label in enumerate(labels) if label == EMPTY] if empties is None else list(empties)
+        for copy, targets, sources in move_pieces(board, pieces, free, rng):
+            names = [str(labels[i]) for i in sources for _ in range(moved_variants)]
+            parts.append(_through(classifier, jittered_crops(copy, targets, moved_variants, rng), names, 0))
+    return _Examples(
+        np.concatenate([part.features for part in parts]),
+        np.concatenate([part.appearance for part in parts]),
+        [name for part in parts for name in part.names],
+        np.concatenate([part.plain_probs for part in parts]),
+        [name for part in parts for name in part.plain_names],
+    )
+
+
+def _through(classifier: PieceClassifier, crops: Image, upright: list[str], plain_every: int) -> _Examples:
+    """Crops and the same crops turned by 180° (the other owner's) through the classifier and the appearance
+    features; `plain_every`: every that many crops is a square's own crop as photographed (0: none is)."""
+    turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
+    both = np.concatenate([crops, turned])
+    predictions = [classifier.predict(both[k : k + _BATCH]) for k in range(0, len(both), _BATCH)]
+    names = upright + [_swap_owner(label) for label in upright]
+    probs = np.concatenate([prediction.probs for prediction in predictions])
+    plain = np.arange(0, len(both), plain_every) if plain_every else np.zeros(0, np.intp)
+    return _Examples(
+        np.concatenate([prediction.features for prediction in predictions]),
+        appearance_features(both),
+        names,
+        probs[plain],
+        [names[k] for k in plain],
+    )
 
 
 def fit_generic_power(probs: NDArray[np.float64], targets: NDArray[np.int64]) -> float:
@@ -352,7 +383,9 @@ def calibrate_with_examples(
     """`calibrate`, and the examples it learnt from (to learn again with more: `refit`)."""
     geometry = _oriented_start(start, classifier, sente_side)
     start_labels: list[str | None] = list(labels_from_board_field(START_BOARD))
-    parts = [_examples(start, geometry, start_labels, classifier, seed=1)]
+    empties = [i for i, label in enumerate(start_labels) if label == EMPTY]
+    moved = MOVED_VARIANTS
+    parts = [_examples(start, geometry, start_labels, classifier, seed=1, moved_variants=moved)]
     if flipped is not None:
         found = find_board(flipped)
         if found is None:
@@ -362,7 +395,9 @@ def calibrate_with_examples(
             "+" + label if label is not None and label != EMPTY and label.upper() in _PROMOTES else None
             for label in start_labels
         ]
-        parts.append(_examples(flipped, flipped_geometry, promoted, classifier, seed=2))
+        parts.append(
+            _examples(flipped, flipped_geometry, promoted, classifier, seed=2, moved_variants=moved, empties=empties)
+        )
     kept = SetExamples.join([SetExamples.of(part) for part in parts])
     power = fit_generic_power(
         np.concatenate([part.plain_probs for part in parts]), _targets([n for part in parts for n in part.plain_names])
