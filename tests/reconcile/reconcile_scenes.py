@@ -1,8 +1,10 @@
-"""Helpers for reconciliation tests: positions edited square by square, frame streams, and decisions."""
+"""Helpers for reconciliation tests: positions edited square by square, seeded random games, frame streams, and
+decisions."""
 
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Iterable, Mapping
 
 import cshogi
@@ -14,6 +16,20 @@ from controller.reconcile.synthetic import SyntheticReader
 from controller.reconcile.types import NoChange, Waiting
 
 DT = 0.1
+
+
+def random_game(seed: int, plies: int, capture_share: float = 0.0) -> cshogi.Board:
+    """A seeded random game of up to `plies` legal moves; with `capture_share`, a capture is preferred that often
+    when there is one (drops and promotions then come up by themselves)."""
+    rng = random.Random(seed)
+    board = cshogi.Board()
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        captures = [m for m in moves if board.piece(cshogi.move_to(m))]
+        board.push(rng.choice(captures if captures and rng.random() < capture_share else moves))
+    return board
 
 
 def edited(

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import cshogi
 import numpy as np
 import pytest
+from reconcile_scenes import random_game
 
 from controller.reconcile.evidence import Evidence, EvidenceWindow, _frame_sum
 from controller.reconcile.hypotheses import (
@@ -49,25 +50,12 @@ OFFSET = (1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 1)
 Row = tuple[int, tuple[str, ...], bytes, Hands, float]
 
 
-def _playout(seed: int, plies: int) -> cshogi.Board:
-    """A seeded random game, captures preferred half the time: drops and promotions come up by themselves."""
-    rng = random.Random(seed)
-    board = cshogi.Board()
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        captures = [m for m in moves if board.piece(cshogi.move_to(m))]
-        board.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
-    return board
-
-
 def _boards() -> Iterator[tuple[str, cshogi.Board]]:
     yield "start", cshogi.Board()
     yield "drops and promotions", cshogi.Board(DROPS_AND_PROMOTIONS)
     yield "crowded hands", cshogi.Board(CROWDED_HANDS)
     for seed, plies in ((1, 30), (2, 60), (3, 90)):
-        yield f"playout {seed}", _playout(seed, plies)
+        yield f"playout {seed}", random_game(seed, plies, capture_share=0.5)
 
 
 def _random_line(board: cshogi.Board, rng: random.Random, plies: int) -> list[str]:
@@ -250,7 +238,7 @@ def test_window_sums_and_stand_vote_are_the_plain_ones() -> None:
     """The window adds its frames as `np.sum` does (bit for bit) and votes each stand slot's count as a plain
     count per slot does (the latest of the most frequent), here with frames that disagree on gote's pawns."""
     reader = SyntheticReader(5, NoiseModel(unreliable_rate=0.5))
-    board = _playout(4, 70)
+    board = random_game(4, 70, capture_share=0.5)
     window = EvidenceWindow(CONFIG.window_frames, CONFIG.probability_floor)
     for k in range(CONFIG.window_frames):
         obs = reader.observe_board(board, 0.1 * k)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
-
 import cshogi
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reconcile_scenes import random_game
 
 from controller.reconcile import ConfigError, GameStateError, Observation, ObservationError, ReconcileConfig, Reconciler
 from controller.reconcile import labels as rl
@@ -83,13 +82,7 @@ def test_expect_refuses_illegal_move() -> None:
 @given(seed=st.integers(0, 10**6), plies=st.integers(0, 150))
 def test_move_effect_matches_playing_the_move(seed: int, plies: int) -> None:
     """For every legal move, the incremental effect gives exactly the labels and hands of the played move."""
-    rng = random.Random(seed)
-    board = cshogi.Board()
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
+    board = random_game(seed, plies)
     labels, hands = rl.board_labels(board), rl.board_hands(board)
     pieces, turn = board.pieces, board.turn
     for move in board.legal_moves:
