@@ -9,6 +9,7 @@ from reconcile_scenes import after, board_frames_with_square, decisions, feed, s
 from controller.reconcile import Mismatch, MoveCommitted, NoChange, Observation, Reconciler, Waiting
 from controller.reconcile.labels import square_index
 from controller.reconcile.synthetic import NoiseModel, SyntheticReader
+from controller.reconcile.types import ReconcileConfig
 from controller.rules.positions import STARTPOS_SFEN
 
 FACING_PAWNS = "lnsgkgsnl/1r5b1/pppp1pppp/4p4/4P4/9/PPPP1PPPP/1B5R1/LNSGKGSNL b - 1"
@@ -218,7 +219,7 @@ def test_without_decide_now_one_frame_is_not_enough() -> None:
     """A single stable frame only starts the confirmation."""
     reconciler = Reconciler()
     frames = SyntheticReader(11).move_frames(cshogi.Board(), ["2g2f"], 0.0, stable=1)
-    assert feed(reconciler, frames)[-1] == Waiting("confirming 2g2f (1/3)")
+    assert feed(reconciler, frames)[-1] == Waiting(f"confirming 2g2f (1/{ReconcileConfig().agree_frames})")
 
 
 def test_motion_gate_missing_the_hand() -> None:

@@ -83,14 +83,15 @@ def test_captured_piece_miscounted_on_the_stand_is_committed_from_the_board() ->
 
 def test_one_frame_stand_misread_is_outvoted() -> None:
     """A single frame reading the stand as it was before the capture does not hold the move back: the window's
-    frames vote per hand slot, so the third agreeing frame commits it."""
+    frames vote per hand slot, so the last agreeing frame needed commits it, misread or not."""
     board = after(CAPTURE_SFEN, ["5e5d"])
     reader = SyntheticReader(14)
     frames = [reader.observe_board(board, 0.1 * k) for k in range(6)]
     assert frames[0].hands == {"P": 1}
-    frames[2] = _with_hands(frames[2], {})
+    last = ReconcileConfig().agree_frames - 1
+    frames[last] = _with_hands(frames[last], {})
     results = feed(Reconciler(sfen=CAPTURE_SFEN), frames)
-    assert results[2] == MoveCommitted(("5e5d",), results[2].margin)
+    assert results[last] == MoveCommitted(("5e5d",), results[last].margin)
 
 
 def test_drop_read_as_a_kind_not_in_hand_is_the_held_kind() -> None:
