@@ -5,8 +5,8 @@ to commit, a takeback, or a problem to report once it persists (an unreadable sq
 fits, two explanations too close to call, a drop whose kind the board and the dropper's stand disagree on, piece
 stands that still show the position before the move, a move other than the expected one). Each player's stand
 counts on its own: one out of view or covered says nothing, the other still tells its player's drops.
-The reconciler decides when a proposal has been seen often and long enough to act on; the doubts about a
-dropped piece's kind are `controller.reconcile.drop_kinds`'.
+The reconciler decides when a proposal has been seen often and long enough to act on. The doubts about a
+dropped piece's kind live in `controller.reconcile.drop_kinds`.
 """
 
 from __future__ import annotations
@@ -126,12 +126,12 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
         return _hidden(hidden)
     told = [h for h in kinds_told_by_stand(scorer, ranked, best) if all(h is not c for c in contenders)]
     contenders = [*contenders, *told]  # the board says one kind, the dropper's stand another: ask
-    lance = corner_lance(scorer, best)
-    decided = None if lance else kind_by_habits(game.habits, scorer, ranked, contenders, config)
+    lance_on_corner = corner_lance(scorer, best)
+    decided = None if lance_on_corner else kind_by_habits(game.habits, scorer, ranked, contenders, config)
     if decided is not None:
         return _clear_winner(game, decided[0], decided[1], scorer, ranked)
     unsure_kind = (
-        lance
+        lance_on_corner
         or scorer.kind_unread(best)
         or (game.habits is not None and scorer.kind_confusable(best, game.habits))
         or taken_drop_unsure(game.board, best)
