@@ -4,7 +4,8 @@ From the start photo the reader knows what stands on every square; from the flip
 piece turned over in place) it knows the promoted faces of rook, bishop, silver, knight, lance and pawn (gold and
 king have none and are ignored there). Every known square's crop is cut many times with small random shifts,
 turns, scale, colour, blur and noise (pieces never sit, nor the light fall, the same way twice), and also turned
-by 180° as the other owner's piece; the classifier's feature vectors of these crops train a small linear
+by 180° as the other owner's piece, and the start's pieces are also moved onto its empty squares
+(`vision.set_examples`); the classifier's feature vectors of these crops train a small linear
 (softmax) model for this one set. At read time that model is a second opinion beside the generic classifier:
 their log-probabilities are added, the set model's weighted by `set_weight`, the generic classifier's by
 `generic_power`: how far the generic classifier is to be trusted on this set, learnt from the calibration photos
@@ -29,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -39,29 +39,15 @@ from vision.classifier import MODEL_PATH, PieceClassifier, Prediction, softmax
 from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, labels_from_board_field
 from vision.orientation import turns_for_side
-from vision.relocate import move_pieces
+from vision.set_examples import MOVED_VARIANTS, Examples, examples
 from vision.set_models import SetModel, fit_appearance_model, fit_set_model, model_from_json, model_json
-from vision.squares import CELL, CROP, MARGIN, crops_from_frame, rectified_board, square_crops
+from vision.squares import crops_from_frame, rectified_board, square_crops
 
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
 FORMAT_VERSION = 4
 _PROMOTES = {"R", "B", "S", "N", "L", "P"}
-_VARIANTS = 24  # jittered copies of each known piece square (12 -> 24: +0.04 points on training styles)
-_EMPTY_VARIANTS = 3  # ... of each empty square (they are many and alike)
-_SHIFT, _TURN, _SCALE = 7.0, 10.0, 0.15  # jitter: pixels (of a CROP-pixel crop), degrees, fraction per axis
-MOVED_VARIANTS = 6
-"""Jittered crops of each start piece moved onto an empty square of the same photo, per move (two moves each;
-`vision.relocate`): a set learnt from the start sees each kind only on its start squares, and read other pieces on
-those places as that kind (other pieces on the corners as lances). Development frames (one-character faces of 14
-font styles never trained on, 101 frames, the set learnt from each frame's own start, pieces of random kinds placed
-on corners, other edge squares and inside; 2222 placed pieces), wrong reads without / with 6 / with 12: corners
-117 / 109 / -, other edge squares 286 / 261 / -, inside 124 / 116 / -, in all 23.7 / 21.9 % (the generic
-classifier alone 29.9 %); read wrong with p > 0.9: 73 / 60; 12 was no better than 6 on the first half of the
-frames (238 against 225 wrong) and was not run further. It costs the calibration about half again of its
-time (960 -> 1440 piece crops)."""
 LATER_VARIANTS = 24
 """Jittered copies of each square learnt from a later position (`position_examples`), as many as of the start's."""
-_BATCH = 128  # crops per classifier call (a large batch costs memory, not time)
 SET_WEIGHT = 1.0
 """Weight of the set model's log-probabilities added to the generic classifier's (tempered by `generic_power`).
 Development on six training styles (2kanji_3d, kanji_brown, orangain, shogi_cz, font_noto_serif, engraved_cz),
@@ -111,10 +97,6 @@ _POWERS = np.exp(np.linspace(np.log(0.05), np.log(4.0), 40))
 def model_digest(path: Path = MODEL_PATH) -> str:
     """SHA-256 of the classifier model file (calibrations only fit the model they were made with)."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _swap_owner(label: str) -> str:
-    return label if label == EMPTY else label.swapcase()
 
 
 @dataclass(frozen=True)
@@ -247,112 +229,6 @@ def _matching_turn(geometry: BoardGeometry, reference: BoardGeometry) -> BoardGe
     return geometry.rotated(int(np.argmin(dists)))
 
 
-def jittered_crops(board: Image, squares: list[int], variants: int, rng: np.random.Generator) -> Image:
-    """`variants` crops per square of a rectified board (len(squares) × variants, square-major): the square's own
-    crop, then copies shifted, turned and stretched a little (`_SHIFT`, `_TURN`, `_SCALE`) and relit."""
-    out = np.empty((len(squares) * variants, CROP, CROP, 3), dtype=np.uint8)
-    plain = square_crops(board)
-    for n, index in enumerate(squares):
-        row, col = divmod(index, 9)
-        cx, cy = (col + 0.5 + MARGIN) * CELL - 0.5, (row + 0.5 + MARGIN) * CELL - 0.5
-        out[n * variants] = plain[index]
-        for v in range(1, variants):
-            turn = np.asarray(cv2.getRotationMatrix2D((0.0, 0.0), rng.uniform(-_TURN, _TURN), 1.0))[:, :2]
-            linear = turn @ np.diag(rng.uniform(1 - _SCALE, 1 + _SCALE, 2))
-            offset = np.array([CROP / 2 - 0.5, CROP / 2 - 0.5]) + rng.uniform(-_SHIFT, _SHIFT, 2)
-            matrix = np.column_stack([linear, offset - linear @ np.array([cx, cy])])
-            crop = cv2.warpAffine(board, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            out[n * variants + v] = _relit(np.asarray(crop, dtype=np.float32), rng)
-    return out
-
-
-def _relit(crop: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.uint8]:
-    """A crop under other light: colour cast, less colour, brightness, contrast, a shading ramp, blur, noise."""
-    pixels = crop.astype(np.float64)
-    gray = pixels.mean(axis=2, keepdims=True)
-    pixels = gray + (pixels - gray) * rng.uniform(0.2, 1.3)
-    mean = float(pixels.mean())
-    pixels = mean + (pixels - mean) * rng.uniform(0.6, 1.25)
-    ramp = np.linspace(-1.0, 1.0, CROP, dtype=np.float32)
-    direction = rng.normal(size=2) * rng.uniform(0.0, 0.25)
-    shade = 1.0 + direction[0] * ramp[None, :, None] + direction[1] * ramp[:, None, None]
-    pixels = pixels * rng.uniform(0.65, 1.35, 3) * rng.uniform(0.5, 1.3) * shade
-    sigma = rng.uniform(0.0, 1.5)
-    if sigma > 0.3:
-        pixels = np.asarray(cv2.GaussianBlur(pixels, (0, 0), sigma), dtype=np.float64)
-    pixels = pixels + rng.normal(0.0, rng.uniform(0.0, 6.0), pixels.shape)
-    return np.clip(pixels, 0, 255).astype(np.uint8)
-
-
-@dataclass(frozen=True)
-class _Examples:
-    """Classifier outputs on one photo's labelled squares: features of the jittered crops (and their labels),
-    and the generic probabilities of the squares' own crops as photographed (and their labels)."""
-
-    features: NDArray[np.float32]
-    appearance: NDArray[np.float32]
-    names: list[str]
-    plain_probs: NDArray[np.float64]
-    plain_names: list[str]
-
-
-def _examples(
-    image: Image,
-    geometry: BoardGeometry,
-    labels: list[str | None],
-    classifier: PieceClassifier,
-    seed: int,
-    *,
-    piece_variants: int = _VARIANTS,
-    moved_variants: int = 0,
-    empties: Sequence[int] | None = None,
-) -> _Examples:
-    """Jittered crops of the labelled squares, and those crops turned by 180° (as the other owner's pieces),
-    through the classifier; with `moved_variants`, also of each labelled piece moved onto `empties` (default: the
-    squares labelled empty) twice (`vision.relocate.move_pieces`), `moved_variants` crops each time."""
-    board = rectified_board(image, geometry)
-    rng = np.random.default_rng(seed)
-    parts: list[_Examples] = []
-    for empty in (False, True):
-        wanted = [i for i, label in enumerate(labels) if label is not None and (label == EMPTY) == empty]
-        if not wanted:
-            continue
-        variants = _EMPTY_VARIANTS if empty else piece_variants
-        names = [str(labels[i]) for i in wanted for _ in range(variants)]
-        parts.append(_through(classifier, jittered_crops(board, wanted, variants, rng), names, variants))
-    if moved_variants:
-        pieces = [i for i, label in enumerate(labels) if label is not None and label != EMPTY]
-        free = [i for i, label in enumerate(labels) if label == EMPTY] if empties is None else list(empties)
-        for copy, targets, sources in move_pieces(board, pieces, free, rng):
-            names = [str(labels[i]) for i in sources for _ in range(moved_variants)]
-            parts.append(_through(classifier, jittered_crops(copy, targets, moved_variants, rng), names, 0))
-    return _Examples(
-        np.concatenate([part.features for part in parts]),
-        np.concatenate([part.appearance for part in parts]),
-        [name for part in parts for name in part.names],
-        np.concatenate([part.plain_probs for part in parts]),
-        [name for part in parts for name in part.plain_names],
-    )
-
-
-def _through(classifier: PieceClassifier, crops: Image, upright: list[str], plain_every: int) -> _Examples:
-    """Crops and the same crops turned by 180° (the other owner's) through the classifier and the appearance
-    features; `plain_every`: every that many crops is a square's own crop as photographed (0: none is)."""
-    turned = np.ascontiguousarray(crops[:, ::-1, ::-1])
-    both = np.concatenate([crops, turned])
-    predictions = [classifier.predict(both[k : k + _BATCH]) for k in range(0, len(both), _BATCH)]
-    names = upright + [_swap_owner(label) for label in upright]
-    probs = np.concatenate([prediction.probs for prediction in predictions])
-    plain = np.arange(0, len(both), plain_every) if plain_every else np.zeros(0, np.intp)
-    return _Examples(
-        np.concatenate([prediction.features for prediction in predictions]),
-        appearance_features(both),
-        names,
-        probs[plain],
-        [names[k] for k in plain],
-    )
-
-
 def fit_generic_power(probs: NDArray[np.float64], targets: NDArray[np.int64]) -> float:
     """The exponent (of `_POWERS`) under which the generic probabilities, renormalised, give the known labels the
     highest mean log-likelihood: how far the generic classifier is to be trusted on this set."""
@@ -385,7 +261,7 @@ def calibrate_with_examples(
     start_labels: list[str | None] = list(labels_from_board_field(START_BOARD))
     empties = [i for i, label in enumerate(start_labels) if label == EMPTY]
     moved = MOVED_VARIANTS
-    parts = [_examples(start, geometry, start_labels, classifier, seed=1, moved_variants=moved)]
+    parts = [examples(start, geometry, start_labels, classifier, seed=1, moved_variants=moved)]
     if flipped is not None:
         found = find_board(flipped)
         if found is None:
@@ -396,7 +272,7 @@ def calibrate_with_examples(
             for label in start_labels
         ]
         parts.append(
-            _examples(flipped, flipped_geometry, promoted, classifier, seed=2, moved_variants=moved, empties=empties)
+            examples(flipped, flipped_geometry, promoted, classifier, seed=2, moved_variants=moved, empties=empties)
         )
     kept = SetExamples.join([SetExamples.of(part) for part in parts])
     power = fit_generic_power(
@@ -437,7 +313,7 @@ class SetExamples:
         return int(sum(a.nbytes for a in arrays)) + sum(record.nbytes for record in self.held)
 
     @classmethod
-    def of(cls, part: _Examples) -> SetExamples:
+    def of(cls, part: Examples) -> SetExamples:
         """The examples of one photo's labelled squares."""
         plain = part.plain_probs.astype(np.float32)
         return cls(part.features, part.appearance, _targets(part.names), plain, _targets(part.plain_names))
@@ -505,7 +381,7 @@ def position_examples(
     (`HeldOut`, `fit_weights`)."""
     labels, chosen = labels_from_board_field(board_field), set(squares)
     wanted: list[str | None] = [labels[i] if i in chosen else None for i in range(81)]
-    part = SetExamples.of(_examples(image, geometry, wanted, classifier, seed, piece_variants=variants))
+    part = SetExamples.of(examples(image, geometry, wanted, classifier, seed, piece_variants=variants))
     crops = square_crops(rectified_board(image, geometry))
     every, targets = classifier.predict(crops), _targets(labels)
     held = () if current is None else (HeldOut.read(current, every, crops, targets),)
