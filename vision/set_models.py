@@ -77,17 +77,21 @@ def fit_set_model(features: NDArray[np.float32], targets: NDArray[np.int64], *, 
 def fit_appearance_model(features: NDArray[np.float32], targets: NDArray[np.int64]) -> SetModel:
     """Linear discriminant analysis of appearance features (`vision.appearance`): per-label means, one pooled
     within-label covariance shrunk towards a multiple of the identity by `APPEARANCE_SHRINK` (the features
-    outnumber the examples of most labels), equal priors. Closed form, so deterministic and quick."""
-    x = features.astype(np.float64)
-    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-3
-    z = (x - mean) / scale
+    outnumber the examples of most labels), equal priors. Closed form, so deterministic and quick. The examples
+    are standardised and centred in one array (a calibration's 3126 examples of 904 features are 23 MB in double
+    precision; copies of them for each step had taken the calibration's peak memory from 238 to 321 MB)."""
+    z = features.astype(np.float64)  # one N×D array, standardised and centred in place (memory: see below)
+    mean, scale = z.mean(axis=0), z.std(axis=0) + 1e-3
+    z -= mean
+    z /= scale
     n_labels = len(SQUARE_LABELS)
     trained = np.bincount(targets, minlength=n_labels) > 0
     means = np.zeros((n_labels, z.shape[1]))
     for label in np.flatnonzero(trained):
-        means[label] = z[targets == label].mean(axis=0)
-    residual = z - means[targets]
-    cov = residual.T @ residual / len(z)
+        rows = targets == label
+        means[label] = z[rows].mean(axis=0)
+        z[rows] -= means[label]
+    cov = z.T @ z / len(z)
     cov = (1 - APPEARANCE_SHRINK) * cov + APPEARANCE_SHRINK * float(np.trace(cov)) / len(cov) * np.eye(len(cov))
     weights = np.linalg.solve(cov, means.T)
     bias = -0.5 * np.einsum("kd,dk->k", means, weights)
