@@ -64,7 +64,7 @@ def test_malformed_file_refused(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.xfail(
-    reason="calibrated accuracy on unseen styles is about 98.6 % per square (99.4 % on the calibration's own rig),"
+    reason="calibrated accuracy on unseen styles is about 98.6 % per square (99.7 % on the calibration's own rig),"
     " not yet perfect"
 )
 def test_calibrated_reader_reads_rendered_set(classifier: PieceClassifier) -> None:
