@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from firmware_bridge import (
+    FAST_MOTION,
     ConnectionLost,
     ControllerReset,
     FakeGrblConfig,
@@ -40,6 +41,14 @@ def _pick(gantry: GrblGantry) -> None:
 
 def _between(value: float, low: float, high: float) -> bool:
     return low < value < high
+
+
+def _wait_for_state(gantry: GrblGantry, state: MachineState, timeout_s: float = 2.0) -> None:
+    """Poll status until the machine reports `state` (fails the test after `timeout_s`)."""
+    deadline = time.monotonic() + timeout_s
+    while gantry.status().state is not state:
+        assert time.monotonic() < deadline, f"the fake never reported {state.value}"
+        time.sleep(0.01)
 
 
 def test_port_vanishes_mid_move(serve: Serve, connect: Connect, config: Config) -> None:
@@ -210,12 +219,13 @@ def test_auto_reset_on_reopen_forgets_position(serve: Serve, connect: Connect) -
     assert second.status().mpos == (0.0, 0.0, 0.0)
 
 
-def test_hold_and_resume_mid_move(serve: Serve, connect: Connect) -> None:
+def test_hold_and_resume_mid_move(serve: Serve, connect: Connect, config: Config) -> None:
     """It should stop in Hold on `!` and finish the move after `~`."""
-    gantry = connect(serve().path)
+    slow_xy = {**FAST_MOTION, 110: 20000.0, 111: 20000.0}  # about 2 s for the move: a loaded machine cannot miss it
+    gantry = connect(serve(config(settings=slow_xy)).path)
     gantry.home()
     gantry.move_to(*PLACE)
-    time.sleep(0.1)
+    _wait_for_state(gantry, MachineState.RUN)
     gantry.hold()
     time.sleep(0.2)
     report = gantry.status()
