@@ -76,3 +76,35 @@ def test_epoch_order_repeats_only_the_artwork() -> None:
     counts = np.bincount(epoch_order(artwork, 3), minlength=len(artwork))
     assert counts.tolist() == [3, 1, 1, 3, 1]
     assert sorted(epoch_order(artwork, 1).tolist()) == [0, 1, 2, 3, 4]
+
+
+def red_pixels(tile: np.ndarray) -> int:
+    """Pixels of a BGR(A) tile in red ink (red clearly above green and blue; no wooden body is that red)."""
+    b, g, r = (tile[:, :, c].astype(int) for c in range(3))
+    return int(((r > g + 90) & (r > b + 90)).sum())
+
+
+def test_promoted_red_share_sets_the_promoted_faces_ink() -> None:
+    """With red=1 every promoted face is written in red ink, with red=0 none is (the unpromoted faces' inks),
+    and unpromoted faces are never red."""
+    fonts = _one_font()
+    for red in (0.0, 1.0):
+        for per_kind in font_tiles(3, fonts, red=red).values():  # type: ignore[arg-type]
+            for kind, tiles in per_kind.items():
+                for tile in tiles:
+                    assert (red_pixels(tile) > 120) == (kind.startswith("+") and red == 1.0), (kind, red)
+
+
+def test_default_red_share_is_the_original_drawing() -> None:
+    """Not asking for a red share draws exactly the tiles of the default share (old caches stay valid), and a
+    cache name records any other share."""
+    from vision.train.datasets import red_tag
+    from vision.train.fonts import PROMOTED_RED
+
+    fonts = _one_font()
+    default, explicit = font_tiles(3, fonts), font_tiles(3, fonts, red=PROMOTED_RED)  # type: ignore[arg-type]
+    for style, per_kind in default.items():
+        for kind, tiles in per_kind.items():
+            assert all(np.array_equal(a, b) for a, b in zip(tiles, explicit[style][kind], strict=True))
+    assert red_tag(PROMOTED_RED) == ""
+    assert red_tag(0.5) == "-red50"

@@ -117,3 +117,25 @@ def test_frame_crops_use_the_sprite_folder_of_a_look_style(
     crops, targets = frame_crops(3, sorted(dirs), games, style_dirs=dirs)
     assert crops.shape[1:] == (CROP, CROP, 3) and len(crops) == len(targets) > 0
     assert ((targets >= 0) & (targets < N_CLASSES)).all()
+
+
+def red_pixels(tile: np.ndarray) -> int:
+    """Pixels of a BGR(A) tile in red ink (red clearly above green and blue; no body or other ink is that red)."""
+    b, g, r = (tile[:, :, c].astype(int) for c in range(3))
+    return int(((r > g + 90) & (r > b + 90)).sum())
+
+
+def test_look_promoted_faces_follow_the_red_share() -> None:
+    """With red=1 (nearly) every promoted look face is written in red ink, with red=0 none is, and unpromoted
+    faces are never red (a relief look can darken a thin red stroke, hence "nearly")."""
+    fonts = _one_font()
+    for red in (0.0, 1.0):
+        promoted_red = []
+        for per_kind in look_tiles(5, fonts, red=red).values():
+            for kind, tiles in per_kind.items():
+                for tile in tiles:
+                    if kind.startswith("+"):
+                        promoted_red.append(red_pixels(tile) > 120)
+                    else:
+                        assert red_pixels(tile) <= 120, kind
+        assert np.mean(promoted_red) > 0.9 if red == 1.0 else not any(promoted_red)

@@ -3,14 +3,15 @@ shipped, font-drawn and look styles (`vision.train.synth`), crops cut from whole
 (`vision.train.rendered`) and of font-drawn and look styles (as renderer sprite folders), stand windows
 (`vision.train.stands`) and the development crops of unseen one-character fonts (`vision.train.dev_eval`).
 Every set comes from its own seeds (the result does not depend on the number of workers) and can be kept in a
-cache directory between runs.
+cache directory between runs. The font-drawn and look styles' promoted faces are red with probability `red`
+(`vision.train.fonts.PROMOTED_RED` by default); any other share is part of the cache names (`-red<percent>`).
 """
 
 from __future__ import annotations
 
 import argparse
 import zlib
-from functools import lru_cache
+from functools import lru_cache, partial
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.train.fonts import font_tiles
+from vision.train.fonts import PROMOTED_RED, font_tiles
 from vision.train.looks import is_proxy, look_tiles, write_sprite_dirs
 from vision.train.synth import ASSETS, DEFAULT_VARIETY, WIDE_VARIETY, PieceBank, make_dataset
 
@@ -46,52 +47,67 @@ def look_styles(proxy: bool) -> list[str]:
     return sorted(s for s in _look_tiles() if is_proxy(s) == proxy)
 
 
-@lru_cache(maxsize=1)
-def _look_tiles() -> dict[str, dict[str, list[Any]]]:
-    return look_tiles(LOOK_SEED)
+@lru_cache(maxsize=2)
+def _look_tiles(red: float = PROMOTED_RED) -> dict[str, dict[str, list[Any]]]:
+    return look_tiles(LOOK_SEED, red=red)
+
+
+def red_tag(red: float) -> str:
+    """The cache-name part for a promoted faces' red share other than the default ("" for the default)."""
+    return "" if red == PROMOTED_RED else f"-red{round(red * 100)}"
 
 
 @lru_cache(maxsize=2)
-def _bank(styles: tuple[str, ...]) -> PieceBank:
+def _bank(styles: tuple[str, ...], red: float = PROMOTED_RED) -> PieceBank:
     """Tiles of shipped and font-drawn styles (per worker process, made once)."""
     shipped = [s for s in styles if not s.startswith(("gen_", "look_"))]
     tiles = PieceBank.load(shipped).tiles
     if any(s.startswith("gen_") for s in styles):
-        drawn = font_tiles(FONT_SEED)
+        drawn = font_tiles(FONT_SEED, red=red)
         tiles |= {s: drawn[s] for s in styles if s.startswith("gen_")}
     if any(s.startswith("look_") for s in styles):
-        tiles |= {s: _look_tiles()[s] for s in styles if s.startswith("look_")}
+        tiles |= {s: _look_tiles(red)[s] for s in styles if s.startswith("look_")}
     return PieceBank(tiles)
 
 
-def _chunk(job: tuple[int, int, list[str], bool]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    seed, n, styles, wide = job
-    return make_dataset(seed, n, styles, _bank(tuple(styles)), WIDE_VARIETY if wide else DEFAULT_VARIETY)
+def _chunk(job: tuple[int, int, list[str], bool, float]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    seed, n, styles, wide, red = job
+    return make_dataset(seed, n, styles, _bank(tuple(styles), red), WIDE_VARIETY if wide else DEFAULT_VARIETY)
 
 
 def dataset(
-    seed: int, n: int, styles: list[str], workers: int, *, wide: bool = False
+    seed: int, n: int, styles: list[str], workers: int, *, wide: bool = False, red: float = PROMOTED_RED
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     """n crops in chunks with their own seeds (the result does not depend on the number of workers); `wide`:
-    with `WIDE_VARIETY` (smaller pieces, paler boards, harsher pictures)."""
-    jobs = [(seed * 10_000 + i, min(CHUNK, n - i * CHUNK), styles, wide) for i in range((n + CHUNK - 1) // CHUNK)]
+    with `WIDE_VARIETY` (smaller pieces, paler boards, harsher pictures); `red`: the drawn styles' share of red
+    promoted faces."""
+    chunks = range((n + CHUNK - 1) // CHUNK)
+    jobs = [(seed * 10_000 + i, min(CHUNK, n - i * CHUNK), styles, wide, red) for i in chunks]
     with Pool(workers) as pool:
         parts = pool.map(_chunk, jobs)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def cached_dataset(
-    args: argparse.Namespace, styles: list[str], seed: int, n: int, *, wide: bool = False
+    args: argparse.Namespace,
+    styles: list[str],
+    seed: int,
+    n: int,
+    *,
+    wide: bool = False,
+    red: float = PROMOTED_RED,
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
-    """n synthetic crops, from `--cache DIR` when generated before with the same seed, size, styles and variety."""
+    """n synthetic crops, from `--cache DIR` when generated before with the same seed, size, styles, variety and
+    red share."""
     if args.cache is None:
-        return dataset(seed, n, styles, args.workers, wide=wide)
+        return dataset(seed, n, styles, args.workers, wide=wide, red=red)
     tag = "wide-" if wide else ""
-    path = args.cache / f"crops-{tag}{seed}-{n}-{zlib.crc32(','.join(styles).encode()):08x}.npz"
+    crc = zlib.crc32(",".join(styles).encode())
+    path = args.cache / f"crops-{tag}{seed}-{n}-{crc:08x}{red_tag(red)}.npz"
     if path.exists():
         data = np.load(path)
         return data["crops"], data["targets"]
-    crops, targets = dataset(seed, n, styles, args.workers, wide=wide)
+    crops, targets = dataset(seed, n, styles, args.workers, wide=wide, red=red)
     args.cache.mkdir(parents=True, exist_ok=True)
     np.savez(path, crops=crops, targets=targets)
     return crops, targets
@@ -139,17 +155,19 @@ def rendered(seed: int, frames: int, styles: list[str], workers: int, cache: Pat
     )  # fmt: skip
 
 
-@lru_cache(maxsize=1)
-def look_sprite_dirs() -> dict[str, Path]:
-    """The trained look styles and font-drawn styles written as renderer sprite folders (under the temporary
-    directory; made once)."""
+@lru_cache(maxsize=2)
+def look_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
+    """The trained look styles and font-drawn styles (promoted faces red with probability `red`) written as
+    renderer sprite folders (under the temporary directory; made once)."""
     import tempfile
 
-    root = Path(tempfile.gettempdir()) / f"shogi-look-sprites-{LOOK_SEED}"
-    tiles = _look_tiles()
-    dirs = write_sprite_dirs({s: tiles[s] for s in look_styles(proxy=False)}, root)
-    drawn = font_tiles(FONT_SEED)
-    return dirs | write_sprite_dirs(drawn, Path(tempfile.gettempdir()) / f"shogi-font-sprites-{FONT_SEED}")
+    tmp, tag = Path(tempfile.gettempdir()), red_tag(red)
+    tiles = _look_tiles(red)
+    dirs = write_sprite_dirs(
+        {s: tiles[s] for s in look_styles(proxy=False)}, tmp / f"shogi-look-sprites-{LOOK_SEED}{tag}"
+    )
+    drawn = font_tiles(FONT_SEED, red=red)
+    return dirs | write_sprite_dirs(drawn, tmp / f"shogi-font-sprites-{FONT_SEED}{tag}")
 
 
 def one_char(folders: list[str]) -> list[str]:
@@ -157,24 +175,28 @@ def one_char(folders: list[str]) -> list[str]:
     return [n for n in folders if n.rsplit("_v", 1)[0].endswith("_1")]
 
 
-def _looks_rendered_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+def _looks_rendered_chunk(
+    job: tuple[int, int, list[str]], red: float = PROMOTED_RED
+) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     from vision.train.rendered import GAMES, rendered_dataset
 
     start, n, styles = job
-    return rendered_dataset(range(start, start + n), styles, GAMES, look_sprite_dirs())
+    return rendered_dataset(range(start, start + n), styles, GAMES, look_sprite_dirs(red))
 
 
 def rendered_drawn(args: argparse.Namespace, prefix: str, frames: int, first_seed: int) -> tuple[Any, Any]:
     """Crops cut from `frames` rendered frames drawn with the trained styles whose names start with `prefix`
     (`look_`: `vision.train.looks`; `gen_`: `vision.train.fonts`; one sprite folder per tile variant; only the
-    one-character forms with `--one-char`), cached like the others."""
-    dirs = look_sprite_dirs()  # made before the workers start, so they inherit it
+    one-character forms with `--one-char`; promoted faces red with probability `--promoted-red`), cached like the
+    others."""
+    red = args.promoted_red
+    dirs = look_sprite_dirs(red)  # made before the workers start, so they inherit it
     styles = sorted(n for n in dirs if n.startswith(prefix))
     if args.one_char:
         styles = one_char(styles)
     return _framed(
-        f"rendered-{prefix}{args.seed}", _looks_rendered_chunk, first_seed=first_seed, step=25, frames=frames,
-        styles=styles, workers=args.workers, cache=args.cache,
+        f"rendered-{prefix}{args.seed}{red_tag(red)}", partial(_looks_rendered_chunk, red=red), first_seed=first_seed,
+        step=25, frames=frames, styles=styles, workers=args.workers, cache=args.cache,
     )  # fmt: skip
 
 

@@ -3,8 +3,9 @@
 The shipped artwork has few one-character, brush-written and handwritten styles; real sets have many. This module
 draws piece tiles (BGRA, pointing up, like `vision/assets/pieces`) from every font in `FONTS` that is installed:
 one- and two-character faces, several glyph choices per kind (`王`/`玉`, `竜`/`龍`, cursive promoted faces),
-random wooden bodies (pale to dark), black, brown or pale ink, promoted faces mostly red. Each font becomes two
-training styles (`gen_<font>_1` one character, `gen_<font>_2` two characters) in a `PieceBank`, so
+random wooden bodies (pale to dark), black, brown or pale ink, promoted faces red (a `PROMOTED_RED` share by
+default, or as asked: the others in the ink of the unpromoted faces, as in sets written in one ink). Each font
+becomes two training styles (`gen_<font>_1` one character, `gen_<font>_2` two characters) in a `PieceBank`, so
 `vision.train.synth` can draw crops from them exactly as from the shipped styles.
 Fonts come from Debian packages (training only): fonts-aoyagi-kouzan-t fonts-aoyagi-soseki fonts-kouzan-mouhitsu
 fonts-kiloji fonts-seto fonts-hanazono fonts-motoya-l-cedar fonts-motoya-l-maruberi fonts-sawarabi-mincho
@@ -14,6 +15,7 @@ fonts-mplus fonts-morisawa-bizud-mincho fonts-dejima-mincho fonts-ipaexfont-goth
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -57,6 +59,9 @@ TWO_CHARS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 VARIANTS = 3
 """Tiles per kind and style (different bodies, inks and glyph choices)."""
+PROMOTED_RED = 0.8
+"""Share of promoted faces drawn in red ink by default (the rest in the ink of the unpromoted faces); a lower
+share (`train_classifier --promoted-red`) keeps a model from taking red ink for "promoted"."""
 _W, _H = 200, 224
 
 
@@ -92,10 +97,11 @@ def body(rng: np.random.Generator) -> tuple[Image, Image, tuple[int, int, int]]:
     return pixels, mask, ink
 
 
-def tile(rng: np.random.Generator, font_path: Path, text: str, promoted: bool) -> Image:
-    """One piece tile (BGRA uint8, pointing up, long side 96 px) with `text` written down its face."""
+def tile(rng: np.random.Generator, font_path: Path, text: str, promoted: bool, red: float = PROMOTED_RED) -> Image:
+    """One piece tile (BGRA uint8, pointing up, long side 96 px) with `text` written down its face; a promoted
+    face in red ink with probability `red` (the same random draws whatever `red` is)."""
     pixels, mask, ink = body(rng)
-    if promoted and rng.random() < 0.8:
+    if promoted and rng.random() < red:
         ink = (int(rng.uniform(10, 40)), int(rng.uniform(10, 40)), int(rng.uniform(150, 215)))
     layer = PilImage.new("L", (_W, _H), 0)
     draw = ImageDraw.Draw(layer)
@@ -119,12 +125,14 @@ TileMaker = Callable[[np.random.Generator, Path, str, bool], Image]
 """Draws one tile: (rng, font path, the characters, promoted) -> BGRA tile."""
 
 
-def font_tiles(seed: int, fonts: dict[str, Path] | None = None) -> dict[str, dict[str, list[Image]]]:
-    """Tiles per generated style and kind, deterministic from the seed; a font missing a kind's glyphs is
-    left out of that style."""
+def font_tiles(
+    seed: int, fonts: dict[str, Path] | None = None, red: float = PROMOTED_RED
+) -> dict[str, dict[str, list[Image]]]:
+    """Tiles per generated style and kind, deterministic from the seed (promoted faces red with probability
+    `red`); a font missing a kind's glyphs is left out of that style."""
     rng = np.random.default_rng(seed)
     chosen = fonts if fonts is not None else installed_fonts()
-    return styles_from_fonts(chosen, lambda _name: rng, tile, "gen", VARIANTS)
+    return styles_from_fonts(chosen, lambda _name: rng, partial(tile, red=red), "gen", VARIANTS)
 
 
 def styles_from_fonts(

@@ -5,7 +5,8 @@ so this module draws tiles (BGRA, pointing up, like `vision/assets/pieces`) that
 - the look of the writing (`LOOKS`): flat ink; ink with light on it (a glossy, paler highlight, as in the real
   photo); raised lacquer (a bright edge on one side, a shadow on the other); carved and inked; carved with no ink
   at all (only the relief's shading shows the character);
-- ink colours: black, dark brown, blue-black, pale ink on dark wood; promoted faces mostly red, some black;
+- ink colours: black, dark brown, blue-black, pale ink on dark wood; promoted faces red (`PROMOTED_RED` of them
+  by default, or as asked), the others in the inks of the unpromoted faces;
 - stroke weight (thinned or thickened strokes) and elastic strokes (a smooth random displacement of the glyphs,
   a hand-written look), glyph size and placement;
 - the body: pale boxwood to dark wood and near-white, narrow or wide pentagons, a bevelled edge, grain.
@@ -18,7 +19,7 @@ fonts-vlgothic fonts-noto-cjk fonts-takao-mincho (see `scripts/install-debs.sh -
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import cv2
@@ -28,7 +29,7 @@ from PIL import ImageDraw, ImageFont
 
 from vision.board import Image
 from vision.labels import CSA_CODES
-from vision.train.fonts import FONT_ROOT, FONTS, styles_from_fonts
+from vision.train.fonts import FONT_ROOT, FONTS, PROMOTED_RED, styles_from_fonts
 
 EXTRA_FONTS: dict[str, str] = {
     "kiloji_d": "truetype/kiloji/kiloji_d.ttf",
@@ -154,9 +155,10 @@ def shading(rng: np.random.Generator, mask: Image) -> Image:
     return np.asarray(relief / max(float(np.abs(relief).max()), 1e-6), dtype=np.float32)
 
 
-def ink_colour(rng: np.random.Generator, promoted: bool, body_mean: float) -> Image:
-    """An ink that reads on the body: red for most promoted faces, else black/brown/blue-black (pale on dark)."""
-    if promoted and rng.random() < 0.8:
+def ink_colour(rng: np.random.Generator, promoted: bool, body_mean: float, red: float = PROMOTED_RED) -> Image:
+    """An ink that reads on the body: red for a promoted face with probability `red`, else black/brown/blue-black
+    (pale on dark) as for the unpromoted faces (the same random draws whatever `red` is)."""
+    if promoted and rng.random() < red:
         return np.array([rng.uniform(10, 50), rng.uniform(10, 50), rng.uniform(140, 215)])
     if body_mean < 95 and rng.random() < 0.7:
         return np.array([200.0, 222.0, 232.0]) * rng.uniform(0.85, 1.05)
@@ -184,28 +186,32 @@ def write(rng: np.random.Generator, pixels: Image, mask: Image, ink: Image, look
     return out
 
 
-def tile(rng: np.random.Generator, font_path: Path, text: str, promoted: bool) -> Image:
-    """One piece tile (BGRA uint8, pointing up, long side 96 px)."""
+def tile(rng: np.random.Generator, font_path: Path, text: str, promoted: bool, red: float = PROMOTED_RED) -> Image:
+    """One piece tile (BGRA uint8, pointing up, long side 96 px); a promoted face red with probability `red`."""
     pixels, body_mask = body(rng)
     mask = glyphs(rng, font_path, text)
     look = LOOKS[int(rng.choice(len(LOOKS), p=[0.35, 0.2, 0.15, 0.15, 0.15]))]
     if promoted and look == "carved":
         look = "carved_ink"
-    ink = ink_colour(rng, promoted, float(pixels.mean()))
+    ink = ink_colour(rng, promoted, float(pixels.mean()), red)
     out = write(rng, pixels, mask, ink, look)
     bgra = np.dstack([np.clip(out, 0, 255).astype(np.uint8), body_mask])
     k = 96 / _H
     return np.asarray(cv2.resize(bgra, (round(_W * k), 96), interpolation=cv2.INTER_AREA), dtype=np.uint8)
 
 
-def look_tiles(seed: int, fonts: dict[str, Path] | None = None) -> dict[str, dict[str, list[Image]]]:
-    """Tiles per look style and kind, deterministic from the seed (each font its own generator); a font missing a
-    kind's glyphs gives no style for that form (one or two characters)."""
+def look_tiles(
+    seed: int, fonts: dict[str, Path] | None = None, red: float = PROMOTED_RED
+) -> dict[str, dict[str, list[Image]]]:
+    """Tiles per look style and kind, deterministic from the seed (each font its own generator; promoted faces
+    red with probability `red`); a font missing a kind's glyphs gives no style for that form (one or two
+    characters)."""
 
     def rng_for(name: str) -> np.random.Generator:
         return np.random.default_rng([seed, sum(map(ord, name))])
 
-    return styles_from_fonts(fonts if fonts is not None else look_fonts(), rng_for, tile, "look", VARIANTS)
+    chosen = fonts if fonts is not None else look_fonts()
+    return styles_from_fonts(chosen, rng_for, partial(tile, red=red), "look", VARIANTS)
 
 
 def write_sprite_dirs(tiles: dict[str, dict[str, list[Image]]], root: Path) -> dict[str, Path]:

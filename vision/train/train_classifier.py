@@ -121,6 +121,7 @@ from vision.train.datasets import (
     stand_windows,
     train_styles,
 )
+from vision.train.fonts import PROMOTED_RED
 from vision.train.synth import N_CLASSES, SIDEWAYS
 
 __all__ = ["HELD_OUT", "LOOK_SEED", "build_model", "main", "train"]
@@ -210,9 +211,11 @@ def training_data(
     with a mask of the crops of the shipped artwork (synthetic, rendered frames and stand windows)."""
     parts = [(*cached_dataset(args, styles, args.seed, args.n_train), True)]
     if args.n_fonts:
-        parts.append((*cached_dataset(args, font_styles(), args.seed + 500, args.n_fonts), False))
+        fonts = cached_dataset(args, font_styles(), args.seed + 500, args.n_fonts, red=args.promoted_red)
+        parts.append((*fonts, False))
     if args.n_looks:
-        looks = cached_dataset(args, look_styles(proxy=False), args.seed + 600, args.n_looks, wide=True)
+        trained_looks = look_styles(proxy=False)
+        looks = cached_dataset(args, trained_looks, args.seed + 600, args.n_looks, wide=True, red=args.promoted_red)
         parts.append((*looks, False))
     if args.rendered:
         parts.append((*rendered(args.seed, args.rendered, styles, args.workers, args.cache), True))
@@ -389,6 +392,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rendered-fonts", type=int, default=0, help="rendered frames drawn with the font styles")
     parser.add_argument(
         "--one-char", action="store_true", help="draw the --rendered-looks/-fonts frames with one-character forms only"
+    )
+    parser.add_argument(
+        "--promoted-red",
+        type=float,
+        default=PROMOTED_RED,
+        help="share of the font and look styles' promoted faces drawn in red ink (the others in the unpromoted inks)",
     )
     parser.add_argument(
         "--artwork-repeat", type=int, default=1, help="go through the shipped artwork's crops this many times an epoch"
