@@ -11,9 +11,12 @@ training run uses:
 Frames of real game positions (960x720, random poses up to 45 degrees) are read by the full reader (grid found
 from scratch, sente's side given, labels fitted to the set), and the script prints square and board accuracy,
 which kinds are read as which (owner ignored), the error rate by camera tilt and by style, and the crop
-accuracy of the classifier alone on crops cut at the true grid (`--crops`).
+accuracy of the classifier alone on crops cut at the true grid (`--crops`). The families' promoted faces are
+red as often as training's font faces were by default (`fonts.PROMOTED_RED`); `--promoted-red 0` writes them in
+the unpromoted faces' inks, as sets written in one ink are (a classifier that takes red ink for "promoted" fails
+there).
 
-    .venv/bin/python -m vision.train.dev_eval --family one --n 60 [--model PATH]
+    .venv/bin/python -m vision.train.dev_eval --family one --n 60 [--model PATH] [--promoted-red 0]
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import numpy as np
 from vision.classifier import PieceClassifier
 from vision.labels import EMPTY
 from vision.render import Rendered
-from vision.train.fonts import FONT_ROOT, font_tiles
+from vision.train.fonts import FONT_ROOT, PROMOTED_RED, font_tiles
 
 DEV_FONTS: dict[str, str] = {
     "yoz": "truetype/yozvox-yozfont/YOzRN_.ttf",
@@ -44,21 +47,26 @@ TILT_BINS: tuple[float, ...] = (15.0, 30.0, 45.1)
 
 
 @lru_cache(maxsize=2)
-def dev_dirs(family: str) -> dict[str, Path]:
-    """Sprite folders of a development family (`proxy`, `one` or `plain`), made once under the temporary directory."""
+def dev_dirs(family: str, red: float = PROMOTED_RED) -> dict[str, Path]:
+    """Sprite folders of a development family (`proxy`, `one` or `plain`; promoted faces red with probability
+    `red`), made once under the temporary directory."""
     from vision.train.looks import PROXY_FONTS, look_fonts, look_tiles, write_sprite_dirs
+
+    root = Path(tempfile.gettempdir()) / f"shogi-dev-sprites-{SEED}-{family}"
+    if red != PROMOTED_RED:
+        root = root.with_name(f"{root.name}-red{round(red * 100)}")
 
     fonts = {n: p for n, p in look_fonts().items() if n in PROXY_FONTS}
     if family == "one":
         fonts |= {n: FONT_ROOT / rel for n, rel in DEV_FONTS.items() if (FONT_ROOT / rel).is_file()}
     if family == "plain":
         fonts |= {n: FONT_ROOT / rel for n, rel in DEV_FONTS.items() if (FONT_ROOT / rel).is_file()}
-        tiles = {s: t for s, t in font_tiles(SEED, fonts).items() if s.endswith("_1")}
-        return write_sprite_dirs(tiles, Path(tempfile.gettempdir()) / f"shogi-dev-sprites-{SEED}-{family}")
-    tiles = look_tiles(SEED, fonts)
+        tiles = {s: t for s, t in font_tiles(SEED, fonts, red=red).items() if s.endswith("_1")}
+        return write_sprite_dirs(tiles, root)
+    tiles = look_tiles(SEED, fonts, red=red)
     if family == "one":
         tiles = {s: t for s, t in tiles.items() if s.endswith("_1")}
-    return write_sprite_dirs(tiles, Path(tempfile.gettempdir()) / f"shogi-dev-sprites-{SEED}-{family}")
+    return write_sprite_dirs(tiles, root)
 
 
 @dataclass
@@ -116,15 +124,15 @@ def read_frame(tally: Tally, classifier: PieceClassifier, frame: Rendered, style
     tally.boards_right += wrong == 0
 
 
-def evaluate(family: str, n: int, seed: int, model: Path | None, crops: bool) -> Tally:
-    """Render and read n frames of a development family."""
+def evaluate(family: str, n: int, seed: int, model: Path | None, *, crops: bool, red: float = PROMOTED_RED) -> Tally:
+    """Render and read n frames of a development family (promoted faces red with probability `red`)."""
     import cv2
 
     from vision.render import RenderOptions, render_position
     from vision.train.rendered import GAMES, random_sfen
 
     cv2.setNumThreads(1)
-    dirs = dev_dirs(family)
+    dirs = dev_dirs(family, red)
     styles = sorted(dirs)
     games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
     classifier = PieceClassifier() if model is None else PieceClassifier(model)
@@ -177,8 +185,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=77)
     parser.add_argument("--model", type=Path, help="classifier ONNX (default: the shipped model)")
     parser.add_argument("--crops", action="store_true", help="also score the classifier on true-grid crops")
+    parser.add_argument(
+        "--promoted-red", type=float, default=PROMOTED_RED, help="share of promoted faces in red ink (0: one ink)"
+    )
     args = parser.parse_args(argv)
-    print(report(evaluate(args.family, args.n, args.seed, args.model, args.crops)), flush=True)
+    tally = evaluate(args.family, args.n, args.seed, args.model, crops=args.crops, red=args.promoted_red)
+    print(report(tally), flush=True)
     return 0
 
 
