@@ -1,8 +1,9 @@
 """The board reader: from a colour frame to per-square probabilities, a position and a reliability verdict.
 
 `BoardReader.read(frame)` finds the grid (or cheaply confirms the one found before), settles which side is
-sente's, cuts the 81 square crops, runs the classifier (and the user's calibration, if loaded), reads the
-stands, and marks squares it cannot vouch for: low confidence, a hand or blur over the square (the classifier's
+sente's, cuts the 81 square crops, runs the classifier (and the user's calibration, if loaded) on the crops
+that changed since their square was last read (`vision.square_memo`; all 81 when the grid was just found), reads
+the stands, and marks squares it cannot vouch for: low confidence, a hand or blur over the square (the classifier's
 "unreadable" output), a frame too dark or blown out, more pieces of a kind than a set holds. A read with any
 unreliable square must not be taken as the position; the controller scores legal positions against `probs`.
 """
@@ -24,6 +25,7 @@ from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_la
 from vision.orientation import axes_swapped, turns_for_side
 from vision.owner_cue import apply_owner_cue, measure
 from vision.set_counts import fit_to_set, over_limit_squares
+from vision.square_memo import DELTA, SquareMemo
 from vision.squares import crops_from_frame, rectified_board, square_crops
 
 
@@ -53,7 +55,9 @@ class ReaderSettings:
     owner, then kind (`occupancy_first_labels`), instead of the likeliest of the 29 labels. Both off: on the proxy
     looks they raised owner accuracy (98.53 -> 99.20 % together), but `bench vision --n 60` on the held-out
     styles did not move (owner 98.426 -> 98.374 %, square 95.503 -> 95.481 %; 2026-11-22), and the cue costs
-    about a third of the read's time.
+    about a third of the read's time. `reread_delta`: a square keeps its last reading while its crop stays within
+    this of the crop that reading was made on (`vision.square_memo`: a frame after a move classifies the two to
+    four squares it changed, not 81); None: every square is classified on every frame.
     """
 
     sente_side: str | float | None = None
@@ -63,6 +67,7 @@ class ReaderSettings:
     stands: StandLayout | None = field(default_factory=StandLayout)
     owner_cue: bool = False
     occupancy_first: bool = False
+    reread_delta: float | None = DELTA
 
 
 @dataclass(frozen=True)
@@ -163,10 +168,12 @@ class BoardReader:
         self._calibration = calibration
         self._clock = clock
         self._geometry: BoardGeometry | None = None
+        self._memo = SquareMemo(self._settings.reread_delta or DELTA)
 
     def reset(self) -> None:
-        """Forget the grid (the next read searches for it again)."""
+        """Forget the grid (the next read searches for it again, and reads every square)."""
         self._geometry = None
+        self._memo.forget()
 
     @property
     def classifier(self) -> PieceClassifier:
@@ -179,8 +186,10 @@ class BoardReader:
         return self._settings
 
     def use_calibration(self, calibration: Calibrator | None) -> None:
-        """Read with this piece-set calibration from the next frame on (None: the generic classifier alone)."""
+        """Read with this piece-set calibration from the next frame on (None: the generic classifier alone); every
+        square is read again."""
         self._calibration = calibration
+        self._memo.forget()
 
     def read(self, image: Image) -> BoardRead:
         """Read one frame."""
@@ -190,12 +199,16 @@ class BoardReader:
             return BoardRead(False, "board not found", ms=(self._clock() - start) * 1000)
         board = rectified_board(image, geometry)
         crops = square_crops(board)
-        prediction = self._classifier.predict(crops)
         if self._geometry is None:
+            prediction = self._classifier.predict(crops)
             geometry, crops, prediction = self._orient(image, geometry, crops, prediction)
             board = rectified_board(image, geometry)
             self._geometry = geometry
-        probs = self._calibration.adjust(prediction, crops) if self._calibration else prediction.probs
+            self._memo.forget()
+            changed = np.ones(81, dtype=bool)
+            prediction, probs = self._memo.remember(crops, changed, prediction, self._adjust(prediction, crops))
+        else:
+            prediction, probs = self._read_changed(crops)
         if self._settings.owner_cue:
             probs = apply_owner_cue(probs, measure(board))
         reason = exposure_problem(board)
@@ -208,6 +221,28 @@ class BoardReader:
             hands = read_hands(image, geometry, self._settings.stands, self._classifier, self._calibration)
         ms = (self._clock() - start) * 1000
         return BoardRead(True, reason, tuple(squares), probs, hands, geometry, ms, hidden)
+
+    def _read_changed(self, crops: Image) -> tuple[Prediction, NDArray[np.float64]]:
+        """Every square's reading, classifying again only the crops that changed since their square was last
+        read (all of them with `ReaderSettings.reread_delta` None)."""
+        if self._settings.reread_delta is None:
+            self._memo.forget()
+        changed = self._memo.changed(crops)
+        if not changed.any():
+            return self._memo.readings()
+        fresh = crops if changed.all() else crops[changed]
+        prediction = self._classifier.predict(fresh)
+        return self._memo.remember(crops, changed, prediction, self._adjust(prediction, fresh))
+
+    def _adjust(self, prediction: Prediction, crops: Image) -> NDArray[np.float64]:
+        """The calibration's probabilities for these crops (the classifier's without one)."""
+        return self._calibration.adjust(prediction, crops) if self._calibration else prediction.probs
+
+    @property
+    def reread(self) -> int:
+        """Squares classified at the last read (81 for a whole read; fewer when unchanged squares kept their
+        reading)."""
+        return self._memo.reread
 
     def _locate(self, image: Image) -> BoardGeometry | None:
         """The grid: the previous one if the frame still supports it, else a fresh search."""

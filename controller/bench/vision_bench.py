@@ -8,6 +8,8 @@ reader's own orientation guess is scored separately. Then the same scene with an
 by that reader: a read that claims to be reliable but is wrong is a false read. Finally the reader is calibrated
 on a start-position photo and a flipped photo of one held-out style and re-scored on that style: on frames under
 other poses and light, and on frames of the calibration photos' own rig (camera pose, board, light; the real use).
+Full reads classify all 81 squares (`reread_delta` None); a game's reader classifies only the squares whose
+picture changed since it last read them, timed last on the position after a game's move (`move_read`).
 Timings run on one core (`cv2.setNumThreads(1)`): wall-clock milliseconds, and the reading thread's own CPU
 milliseconds (`time.thread_time`), which a machine shared with other jobs inflates far less; the load average is
 printed before and after.
@@ -133,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
+    from controller.bench.move_read import time_reads_after_moves
     from vision.classifier import PieceClassifier
     from vision.render import RenderOptions, render_position
     from vision.train.train_classifier import HELD_OUT
@@ -158,6 +161,11 @@ def run(args: argparse.Namespace) -> int:
     gate_ms = time_motion_gate(clean.image)
     calibrated = calibrated_accuracy(args, games, classifier, styles[0], size=(width, height), rng=rng)
     report(args, styles, tally, gate_ms, calibrated)
+    after = time_reads_after_moves(classifier, games, styles, (width, height), rng)
+    print(
+        f"ms per read after move: median {after.wall_ms:.1f}, CPU median {after.cpu_ms:.1f}  (squares classified:"
+        f" median {after.reread:.0f} of 81, the others' pixels unchanged; {after.right}/{after.samples} boards right)"
+    )
     print(
         f"hands, stands in view:  {_pct(wide.hand_right, wide.hand_entries)} of counts right"
         f" (stands unknown: {wide.stands_unknown} of {2 * args.hands_n}; wide overhead shots)"
@@ -182,9 +190,10 @@ def read_clean(tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = F
         tally.orient_right += bool(err < tolerance)
         turned = np.abs(np.roll(found, 2, axis=0) - frame.board_corners_px).max()  # the same grid turned by 180°
         tally.axis_right += bool(min(err, turned) < tolerance)
+    side = sente_direction(frame.board_corners_px)
     reader = BoardReader(
         classifier,
-        ReaderSettings(sente_side=sente_direction(frame.board_corners_px), owner_cue=owner_cue, occupancy_first=steps),
+        ReaderSettings(sente_side=side, owner_cue=owner_cue, occupancy_first=steps, reread_delta=None),
     )
     start = time.perf_counter()
     result = reader.read(frame.image)
@@ -334,6 +343,7 @@ def _score_calibrated(
         sente_side=sente_direction(frame.board_corners_px),
         owner_cue=args.owner_cue,
         occupancy_first=args.occupancy_first,
+        reread_delta=None,
     )
     classifier, calibration = readers
     for tally, cal in zip(tallies, (None, calibration), strict=True):

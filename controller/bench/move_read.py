@@ -1,0 +1,108 @@
+"""`bench vision`'s read after a move: what a game's reader costs once it has read the board before.
+
+A game's reader sees the same board frame after frame; after a move it classifies only the squares whose picture
+changed (`vision.square_memo`). Here: a random position of a real game rendered in a held-out style, read (grid
+found, every square classified), then the position after the game's next move under the same camera, each piece
+that did not move exactly where it was, with fresh sensor noise: that second read is timed, and the number of
+squares it classified counted, and its labels scored against the truth.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import cshogi
+import numpy as np
+
+from controller.rules.sfen import parse_usi
+
+
+@dataclass(frozen=True)
+class MoveReadFigures:
+    """Medians over the samples: wall and CPU milliseconds of the read after the move, squares classified."""
+
+    wall_ms: float
+    cpu_ms: float
+    reread: float
+    samples: int
+    right: int
+
+
+def time_reads_after_moves(
+    classifier: Any, games: list[list[str]], styles: list[str], size: tuple[int, int], rng: Any, n: int = 20
+) -> MoveReadFigures:
+    """Read `n` positions, then each position after its game's next move (see the module)."""
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
+    from vision.render import RenderOptions, render_scene
+    from vision.render.scene import scene_from_sfen
+
+    walls, cpus, rereads, right = [], [], [], 0
+    for i in range(n):
+        sfen, usi = _position_and_move(games, rng)
+        options = RenderOptions(style=styles[i % len(styles)], seed=7000 + i, size=size)
+        scene = scene_from_sfen(sfen, np.random.default_rng(i))
+        before = render_scene(scene, options)
+        after_scene = _after(scene, sfen, usi)
+        after = render_scene(after_scene, dataclasses.replace(options, pose=before.pose))
+        reader = BoardReader(classifier, ReaderSettings(sente_side=sente_direction(before.board_corners_px)))
+        if not reader.read(_noisy(before.image, rng)).board_found:
+            continue
+        begin, cpu = time.perf_counter(), time.thread_time()
+        result = reader.read(_noisy(after.image, rng))
+        walls.append((time.perf_counter() - begin) * 1000)
+        cpus.append((time.thread_time() - cpu) * 1000)
+        rereads.append(reader.reread)
+        right += result.labels == list(after.labels)
+    if not walls:
+        return MoveReadFigures(float("nan"), float("nan"), float("nan"), 0, 0)
+    return MoveReadFigures(
+        statistics.median(walls), statistics.median(cpus), statistics.median(rereads), len(walls), right
+    )
+
+
+def _position_and_move(games: list[list[str]], rng: Any) -> tuple[str, str]:
+    """A random position of a random game and the move the game played next."""
+    moves = games[int(rng.integers(len(games)))]
+    board = cshogi.Board()
+    ply = int(rng.integers(0, len(moves)))
+    for move in moves[:ply]:
+        board.push_usi(move)
+    return str(board.sfen()), moves[ply]
+
+
+def _after(scene: Any, sfen: str, usi: str) -> Any:
+    """The scene after the move: the moving piece keeps its offset and turn, a captured piece leaves, a dropped
+    piece sits in the middle of its square; hands as the rules say."""
+    from vision.render.scene import PlacedPiece, parse_sfen
+
+    board = cshogi.Board(sfen)
+    board.push_usi(usi)
+    labels, hands = parse_sfen(str(board.sfen()))
+    parsed = parse_usi(usi)
+    if parsed is None:
+        raise ValueError(f"not a USI move: {usi!r}")
+    source, target, _, _ = parsed
+    to = _index(target)
+    pieces = [p for p in scene.pieces if p.square != to]
+    if source is None:
+        pieces.append(PlacedPiece(labels[to], to))
+    else:
+        start = _index(source)
+        pieces = [dataclasses.replace(p, square=to, label=labels[to]) if p.square == start else p for p in pieces]
+    return dataclasses.replace(scene, pieces=tuple(pieces), hands=hands)
+
+
+def _index(square: str) -> int:
+    """SFEN-order index (9a = 0) of a square named like `7g`."""
+    return (ord(square[1]) - ord("a")) * 9 + (9 - int(square[0]))
+
+
+def _noisy(image: Any, rng: Any) -> Any:
+    """The picture as a camera takes it: a little brightness drift and sensor noise (as `controller.sim`'s)."""
+    frame = image.astype(np.float32) * (1.0 + rng.normal(0.0, 0.01)) + rng.normal(0.0, 1.5, image.shape)
+    return np.clip(frame, 0, 255).astype(np.uint8)

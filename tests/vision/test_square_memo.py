@@ -1,0 +1,129 @@
+"""Reading only the squares that changed (`vision.square_memo`, `BoardReader` with `reread_delta`)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from vision.classifier import PieceClassifier, Prediction
+from vision.labels import square_index
+from vision.orientation import sente_direction
+from vision.reader import BoardReader, ReaderSettings
+from vision.render import RenderOptions, render_scene
+from vision.render.scene import Scene, scene_from_sfen
+from vision.square_memo import DELTA, SquareMemo, signatures
+
+START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+P7G, P7F = square_index(7, 7), square_index(7, 6)
+OPTIONS = RenderOptions(style="kanji_light", seed=5, size=(800, 600))
+
+
+def _camera_frame(image: np.ndarray, seed: int) -> np.ndarray:
+    """The rendered picture as a camera takes it again: its own brightness drift and sensor noise."""
+    rng = np.random.default_rng(seed)
+    frame = image.astype(np.float32) * (1.0 + rng.normal(0.0, 0.01)) + rng.normal(0.0, 1.5, image.shape)
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+def _pawn_pushed(scene: Scene) -> Scene:
+    """The scene after 7g7f (the pawn keeps its offset and turn; every other piece stays exactly where it was)."""
+    pieces = tuple(dataclasses.replace(p, square=P7F) if p.square == P7G else p for p in scene.pieces)
+    return dataclasses.replace(scene, pieces=pieces)
+
+
+@pytest.fixture(scope="module")
+def frames() -> tuple[np.ndarray, np.ndarray, str | float]:
+    """The start position and the position after 7g7f under the same camera, and sente's side in the picture."""
+    scene = scene_from_sfen(START, np.random.default_rng(3))
+    start = render_scene(scene, OPTIONS)
+    pushed = render_scene(_pawn_pushed(scene), OPTIONS)
+    return start.image, pushed.image, sente_direction(start.board_corners_px)
+
+
+def test_signatures_ignore_exposure() -> None:
+    """A crop 20 % brighter with 10 grey levels more has about the same signature (a third of the threshold at
+    most: the signature, as the classifier, centres and scales each crop)."""
+    rng = np.random.default_rng(0)
+    crops = rng.integers(40, 160, (3, 48, 48, 3)).astype(np.uint8)
+    brighter = np.clip(crops.astype(np.float32) * 1.2 + 10, 0, 255).astype(np.uint8)
+    assert np.abs(signatures(brighter) - signatures(crops)).max() < DELTA / 3
+
+
+def test_memo_flags_a_changed_crop_and_not_noise() -> None:
+    """Of three remembered crops, one redrawn is flagged; a little noise on the others is not."""
+    rng = np.random.default_rng(1)
+    crops = rng.integers(40, 160, (3, 48, 48, 3)).astype(np.uint8)
+    memo = SquareMemo()
+    everything = np.ones(3, dtype=bool)
+    memo.remember(
+        crops, everything, Prediction(np.eye(3), np.zeros(3), np.zeros(3), np.zeros((3, 2), np.float32)), np.eye(3)
+    )
+    later = np.clip(crops + rng.normal(0.0, 2.0, crops.shape), 0, 255).astype(np.uint8)
+    later[1] = rng.integers(40, 160, (48, 48, 3))
+    assert memo.changed(later).tolist() == [False, True, False] and memo.reread == 1
+
+
+def test_memo_must_first_read_every_square() -> None:
+    """A memo with nothing remembered cannot take a partial reading."""
+    crops = np.zeros((3, 48, 48, 3), dtype=np.uint8)
+    some = np.array([True, False, False])
+    with pytest.raises(ValueError, match="every square"):
+        SquareMemo().remember(
+            crops, some, Prediction(np.eye(1), np.zeros(1), np.zeros(1), np.zeros((1, 2), np.float32)), np.eye(1)
+        )
+    with pytest.raises(ValueError, match="delta"):
+        SquareMemo(delta=0.0)
+
+
+def test_a_move_rereads_only_its_squares(
+    classifier: PieceClassifier, frames: tuple[np.ndarray, np.ndarray, str | float]
+) -> None:
+    """After 7g7f only a few squares are classified again, the pawn's two among them, and the read is the one a
+    reader classifying all 81 squares gives."""
+    start, pushed, side = frames
+    reader = BoardReader(classifier, ReaderSettings(sente_side=side))
+    reader.read(_camera_frame(start, 1))
+    assert reader.reread == 81
+    memo_read = reader.read(_camera_frame(pushed, 2))
+    assert 2 <= reader.reread <= 6
+    whole = BoardReader(classifier, ReaderSettings(sente_side=side, reread_delta=None))
+    whole_read = whole.read(_camera_frame(pushed, 2))
+    assert whole.reread == 81
+    assert memo_read.labels == whole_read.labels
+    assert memo_read.labels[P7F] == "P" and memo_read.labels[P7G] == "empty"
+    assert memo_read.probs is not None and whole_read.probs is not None
+    for square in (P7G, P7F):
+        assert np.allclose(memo_read.probs[square], whole_read.probs[square], atol=0.02)
+
+
+def test_still_frames_reread_nothing(
+    classifier: PieceClassifier, frames: tuple[np.ndarray, np.ndarray, str | float]
+) -> None:
+    """The same scene taken again (new noise and brightness) classifies no square, and the reading is the same."""
+    start, _, side = frames
+    reader = BoardReader(classifier, ReaderSettings(sente_side=side))
+    first = reader.read(_camera_frame(start, 3))
+    again = reader.read(_camera_frame(start, 4))
+    assert reader.reread == 0 and again.labels == first.labels
+
+
+def test_new_calibration_or_reset_rereads_everything(
+    classifier: PieceClassifier, frames: tuple[np.ndarray, np.ndarray, str | float]
+) -> None:
+    """A calibration swapped in, or the grid forgotten, makes the next read classify all 81 squares."""
+    start, _, side = frames
+    reader = BoardReader(classifier, ReaderSettings(sente_side=side))
+    reader.read(_camera_frame(start, 5))
+    reader.use_calibration(None)
+    reader.read(_camera_frame(start, 6))
+    assert reader.reread == 81
+    reader.reset()
+    reader.read(_camera_frame(start, 7))
+    assert reader.reread == 81
+
+
+def test_default_delta_is_the_memo_default() -> None:
+    """The reader's default is the memo's documented threshold."""
+    assert ReaderSettings().reread_delta == DELTA
