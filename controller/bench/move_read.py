@@ -33,7 +33,7 @@ class MoveReadFigures:
 
 
 def time_reads_after_moves(
-    classifier: Any, games: list[list[str]], styles: list[str], size: tuple[int, int], rng: Any, n: int = 20
+    classifier: Any, games: list[list[str]], styles: list[str], size: tuple[int, int], *, rng: Any, n: int = 20
 ) -> MoveReadFigures:
     """Read `n` positions, then each position after its game's next move (see the module)."""
     from vision.orientation import sente_direction

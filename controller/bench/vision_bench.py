@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     gate_ms = time_motion_gate(clean.image)
     calibrated = calibrated_accuracy(args, games, classifier, styles[0], size=(width, height), rng=rng)
     report(args, styles, tally, gate_ms, calibrated)
-    after = time_reads_after_moves(classifier, games, styles, (width, height), rng)
+    after = time_reads_after_moves(classifier, games, styles, (width, height), rng=rng)
     print(
         f"ms per read after move: median {after.wall_ms:.1f}, CPU median {after.cpu_ms:.1f}  (squares classified:"
         f" median {after.reread:.0f} of 81, the others' pixels unchanged; {after.right}/{after.samples} boards right)"
