@@ -9,10 +9,10 @@ the calibration made of that crop. `changed(crops)` says which squares differ fr
 comparison is always with the crop a reading was made on, not with the previous frame, so a slow drift (light
 moving over the board) still reaches `delta` and is read again.
 
-`delta` is chosen on development games (401-407 of the game list, 40 plies each, 291k square comparisons between
-consecutive stable reads): a square whose piece changed moved its signature by at least 0.49 (1st percentile
-0.61-0.70), an unchanged square by 0.02 (median) to 0.05 (99th percentile) under the virtual camera's sensor noise
-and brightness drift; squares beside a piece set down off centre reach 0.6-1.5 (the crop's margin shows the
+`delta` is chosen on development games 404-407 of the game list (40 plies each; 301 squares whose piece changed and
+120,551 unchanged squares between consecutive stable reads): a changed square moved its signature by at least 0.49
+(1st percentile 0.63), an unchanged one by 0.020 (median) to 0.040 (99th percentile) under the virtual camera's
+sensor noise and brightness drift; squares beside a piece set down off centre reach 0.6-1.5 (the crop's margin shows the
 neighbour) and are read again. 0.15 leaves three times the noise and a third of the smallest real change. (Measured
 with numpy's luma; the signature now takes OpenCV's grey for the crop's mean and spread, three times faster: on
 game 404 again, changed squares at least 0.51, unchanged 0.018 median and 0.037 at the 99th percentile.)
