@@ -226,7 +226,8 @@ class BoardReader:
         """Every square's reading, classifying again only the crops that changed since their square was last
         read (all of them with `ReaderSettings.reread_delta` None)."""
         if self._settings.reread_delta is None:
-            self._memo.forget()
+            prediction = self._classifier.predict(crops)
+            return prediction, self._adjust(prediction, crops)
         changed = self._memo.changed(crops)
         if not changed.any():
             return self._memo.readings()
@@ -242,7 +243,7 @@ class BoardReader:
     def reread(self) -> int:
         """Squares classified at the last read (81 for a whole read; fewer when unchanged squares kept their
         reading)."""
-        return self._memo.reread
+        return 81 if self._settings.reread_delta is None else self._memo.reread
 
     def _locate(self, image: Image) -> BoardGeometry | None:
         """The grid: the previous one if the frame still supports it, else a fresh search."""
