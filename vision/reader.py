@@ -213,6 +213,7 @@ class BoardReader:
             probs = apply_owner_cue(probs, measure(board))
         reason = exposure_problem(board)
         squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason))
+        self._memo.doubt(np.array([not sq.reliable for sq in squares]))
         hidden = unseen_squares(squares, probs, prediction, self._settings, whole_frame_bad=bool(reason))
         if not reason and not all(sq.reliable for sq in squares):
             reason = "some squares cannot be read reliably"

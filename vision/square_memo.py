@@ -5,7 +5,10 @@ Between two stable frames of a game almost every square looks the same: a move c
 8×8-pixel blocks, each block's mean colour after the crop is centred and scaled by its own brightness, as the
 classifier's `preprocess` does, so a change of exposure alone is no change) together with what the classifier and
 the calibration made of that crop. `changed(crops)` says which squares differ from their signature by more than
-`delta` in some block; only those are classified again (`remember`), the others keep their reading. The
+`delta` in some block, or were doubted (`doubt`: the reader could not vouch for their reading); only those are
+classified again (`remember`), the others keep their reading. A doubtful verdict is never kept: a square read
+"unreadable" or below the confidence threshold from a picture that then stays the same would otherwise keep
+that verdict for good (benchmark game 3 stalled so: a square stayed "hidden" after the king left it). The
 comparison is always with the crop a reading was made on, not with the previous frame, so a slow drift (light
 moving over the board) still reaches `delta` and is read again.
 
@@ -59,6 +62,7 @@ class SquareMemo:
             raise ValueError("square memo: delta > 0 and block >= 1 required")
         self._delta, self._block = delta, block
         self._signatures: NDArray[np.float32] | None = None
+        self._doubted: NDArray[np.bool_] | None = None
         self._prediction: Prediction | None = None
         self._probs: NDArray[np.float64] | None = None
         self.reread = 0
@@ -67,7 +71,7 @@ class SquareMemo:
 
     def forget(self) -> None:
         """Drop every reading (the next frame is read whole)."""
-        self._signatures, self._prediction, self._probs = None, None, None
+        self._signatures, self._prediction, self._probs, self._doubted = None, None, None, None
 
     def changed(self, crops: Image) -> NDArray[np.bool_]:
         """Which of the crops differ from the one their square was last read on (all, with nothing remembered or
@@ -77,8 +81,15 @@ class SquareMemo:
             return np.ones(len(crops), dtype=bool)
         moved = np.abs(signatures(crops, self._block) - self._signatures)
         result = moved.reshape(len(crops), -1).max(axis=1) > self._delta
+        if self._doubted is not None:
+            result |= self._doubted
         self.reread = int(result.sum())
         return np.asarray(result, dtype=bool)
+
+    def doubt(self, squares: NDArray[np.bool_]) -> None:
+        """Read these squares again on the next frame whatever their pictures do (the reader could not vouch for
+        their last reading: a verdict near its threshold must get the next frame's fresh look, not be kept)."""
+        self._doubted = np.asarray(squares, dtype=bool).copy()
 
     def readings(self) -> tuple[Prediction, NDArray[np.float64]]:
         """Every square's remembered reading (ValueError when nothing is remembered)."""
