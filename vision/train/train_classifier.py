@@ -112,8 +112,8 @@ above: 95.998 %), in the looks 88.786 -> 92.572 %, proxy-look crops 47.2 -> 52.7
 once on the held-out styles (`bench vision --n 60 --model`): squares 97.553 -> 98.484 % (4547/4617), boards 24.6 ->
 45.6 %, owner 100 %, promoted 99.949 %, false reads 0/60. Still weak: more unpromoted look faces read as promoted
 (`dev_eval --family one`: P->+P 45 of 361 wrong squares), the cursive brush font (sousyo) 16-24 % of squares wrong.
-It was shipped (d80bb8e) and taken back the same session: with it the game benchmark's game 3 (`bench game`, ryoko_1kanji,
-seed 2) stalls at ply 36, the whole game too with the reader classifying every square: the empty square 5a, just
+It was shipped (d80bb8e) and taken back the same session: with it the game benchmark's game 3 (`bench game`,
+ryoko_1kanji, seed 2) stalls at ply 36, also with the reader classifying every square: the empty square 5a, just
 left by the king, reads "empty" at 0.989 but "unreadable" at 0.28-0.35 on every frame (the reader's limit is 0.25),
 so the move cannot be confirmed; with the earlier model the game is recorded right. Next: find what the new model
 sees there (the king set down off centre on 5b, showing in 5a's margin?) and train the unreadable output on such
