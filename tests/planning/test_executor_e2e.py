@@ -63,7 +63,9 @@ def test_alarm_mid_carry_stops_and_names_the_piece() -> None:
 def test_disconnect_before_the_grip_is_recovered() -> None:
     """The port vanishes while the head approaches: a fresh device is plugged in, homed, and the move completes."""
     result = run_episode(Episode("disconnect", CAPTURE_SFEN, "8h2b+", 5, 0.0, 2), FAST)
-    assert result.detected and result.recoveries == 1
+    # One recovery on a quiet machine; at load 6 the first recovery's own exchange once timed out and a second
+    # one finished the move (the episode allows 2).
+    assert result.detected and 1 <= result.recoveries <= 2
     assert result.correct and result.unknown_pieces == 0
 
 
