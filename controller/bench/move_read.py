@@ -18,6 +18,7 @@ from typing import Any
 import cshogi
 import numpy as np
 
+from controller.reconcile.labels import square_index
 from controller.rules.sfen import parse_usi
 
 
@@ -36,6 +37,7 @@ def time_reads_after_moves(
     classifier: Any, games: list[list[str]], styles: list[str], size: tuple[int, int], *, rng: Any, n: int = 20
 ) -> MoveReadFigures:
     """Read `n` positions, then each position after its game's next move (see the module)."""
+    from controller.sim.camera import vary
     from vision.orientation import sente_direction
     from vision.reader import BoardReader, ReaderSettings
     from vision.render import RenderOptions, render_scene
@@ -50,10 +52,10 @@ def time_reads_after_moves(
         after_scene = _after(scene, sfen, usi)
         after = render_scene(after_scene, dataclasses.replace(options, pose=before.pose))
         reader = BoardReader(classifier, ReaderSettings(sente_side=sente_direction(before.board_corners_px)))
-        if not reader.read(_noisy(before.image, rng)).board_found:
+        if not reader.read(vary(before.image, rng)).board_found:
             continue
         begin, cpu = time.perf_counter(), time.thread_time()
-        result = reader.read(_noisy(after.image, rng))
+        result = reader.read(vary(after.image, rng))
         walls.append((time.perf_counter() - begin) * 1000)
         cpus.append((time.thread_time() - cpu) * 1000)
         rereads.append(reader.reread)
@@ -87,22 +89,11 @@ def _after(scene: Any, sfen: str, usi: str) -> Any:
     if parsed is None:
         raise ValueError(f"not a USI move: {usi!r}")
     source, target, _, _ = parsed
-    to = _index(target)
+    to = square_index(target)
     pieces = [p for p in scene.pieces if p.square != to]
     if source is None:
         pieces.append(PlacedPiece(labels[to], to))
     else:
-        start = _index(source)
+        start = square_index(source)
         pieces = [dataclasses.replace(p, square=to, label=labels[to]) if p.square == start else p for p in pieces]
     return dataclasses.replace(scene, pieces=tuple(pieces), hands=hands)
-
-
-def _index(square: str) -> int:
-    """SFEN-order index (9a = 0) of a square named like `7g`."""
-    return (ord(square[1]) - ord("a")) * 9 + (9 - int(square[0]))
-
-
-def _noisy(image: Any, rng: Any) -> Any:
-    """The picture as a camera takes it: a little brightness drift and sensor noise (as `controller.sim`'s)."""
-    frame = image.astype(np.float32) * (1.0 + rng.normal(0.0, 0.01)) + rng.normal(0.0, 1.5, image.shape)
-    return np.clip(frame, 0, 255).astype(np.uint8)

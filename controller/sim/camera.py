@@ -75,13 +75,15 @@ class VirtualCamera:
             self.last = render_scene(scene, self.options)
             self._key = key
             self.renders += 1
-        return self._vary(np.asarray(self.last.image, dtype=np.uint8))
-
-    def _vary(self, image: np.ndarray) -> np.ndarray:
         s = self.settings
-        gain = 1.0 + float(self._rng.normal(0.0, s.frame_gain))
-        frame = image.astype(np.float32) * gain
-        if s.frame_noise > 0:
-            frame += self._rng.standard_normal(image.shape, dtype=np.float32) * np.float32(s.frame_noise)
-        out: np.ndarray = np.clip(frame, 0, 255).astype(np.uint8)
-        return out
+        return vary(np.asarray(self.last.image, dtype=np.uint8), self._rng, noise=s.frame_noise, gain=s.frame_gain)
+
+
+def vary(image: np.ndarray, rng: np.random.Generator, *, noise: float = 1.5, gain: float = 0.01) -> np.ndarray:
+    """The picture as a camera takes it once more: a brightness drift (standard deviation `gain`, a fraction) and
+    sensor noise (standard deviation `noise` grey levels)."""
+    frame = image.astype(np.float32) * (1.0 + float(rng.normal(0.0, gain)))
+    if noise > 0:
+        frame += rng.standard_normal(image.shape, dtype=np.float32) * np.float32(noise)
+    out: np.ndarray = np.clip(frame, 0, 255).astype(np.uint8)
+    return out
