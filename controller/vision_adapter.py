@@ -11,7 +11,9 @@ ignores the probabilities of an unreliable square entirely, and has its own rule
 squares whose probabilities say nothing (hidden or blurred, a frame too dark) are passed as unreliable: a read
 that names them (`hidden`) is used as it is; otherwise, given the reader's live `min_confidence`, a flagged
 square is taken as hidden unless its flag is explained by a low top probability or by the set-limit count
-(whose probabilities still carry the evidence); without it only a wholly untrusted frame is hidden.
+(whose probabilities still carry the evidence); without it only a wholly untrusted frame is hidden. Of the
+hidden squares, those the reader still reads clearly are also passed as `doubted` (`doubted_squares`): the
+reconciler weighs them once they stay so on still frames.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ SEEN_HANDS_CONFIDENCE = 0.8
 """hand_confidence of an observation with a stand the reader read (0 when it read neither: hands unknown)."""
 SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
 """How many of each base kind a set holds (the reader's set-limit rule, copied: vision may not be imported)."""
+DOUBT_CONFIDENCE = 0.95
+"""Top probability from which a hidden square counts as read clearly when the reader's own is not given."""
 
 
 class SquareReadLike(Protocol):
@@ -102,11 +106,12 @@ def observation_from_read(
     sums = probs.sum(axis=1, keepdims=True)
     probs = np.where(sums > 0, probs / np.where(sums > 0, sums, 1.0), 1.0 / N_LABELS)
     unreliable = hidden_squares(read, min_confidence)
+    doubted = doubted_squares(read, unreliable, min_confidence)
     sides = frozenset(side for side in ("b", "w") if read.hands is not None and side in read.hands)
     if not sides:
-        return Observation(probs, None, 0.0, unreliable, stable, now)
+        return Observation(probs, None, 0.0, unreliable, stable, now, doubted=doubted)
     hands = _hands_by_letter(read.hands or {}, sides)
-    return Observation(probs, hands, hand_confidence, unreliable, stable, now, hand_sides=sides)
+    return Observation(probs, hands, hand_confidence, unreliable, stable, now, hand_sides=sides, doubted=doubted)
 
 
 def _hands_by_letter(hands: Mapping[str, Mapping[str, int]], sides: frozenset[str]) -> dict[str, int]:
@@ -119,6 +124,16 @@ def _hands_by_letter(hands: Mapping[str, Mapping[str, int]], sides: frozenset[st
             letter = kind.upper() if side == "b" else kind.lower()
             letters[letter] = letters.get(letter, 0) + int(count)
     return letters
+
+
+def doubted_squares(read: BoardReadLike, hidden: frozenset[int], min_confidence: float | None) -> frozenset[int]:
+    """The hidden squares the reader still reads clearly (top probability at least its `min_confidence`, or
+    `DOUBT_CONFIDENCE`): flagged by the classifier's "unreadable" output alone. None on a frame bad as a whole
+    (every square hidden: too dark, blown out, no board), whose confident labels mean nothing."""
+    if len(hidden) >= len(read.squares):
+        return frozenset()
+    limit = DOUBT_CONFIDENCE if min_confidence is None else min_confidence
+    return frozenset(i for i in hidden if read.squares[i].p >= limit)
 
 
 def hidden_squares(read: BoardReadLike, min_confidence: float | None) -> frozenset[int]:

@@ -3,7 +3,8 @@
 Owns: the last legal position (a cshogi board, the move list and each earlier position's labels and hands,
 for takebacks), the evidence window, the reader's habits on this set, its usual miscount of the piece
 stands and which hand slots each stand has been seen to read (all learnt from confirmed positions), the
-expected move of a robot or assisted move, and the agreement rule: a proposal is acted on only after
+expected move of a robot or assisted move, how long each square the reader doubts has been doubted on still
+frames (weighed as read after `doubt_seconds`), and the agreement rule: a proposal is acted on only after
 `agree_frames` consecutive stable frames propose it (and, for problems, only after it has lasted
 `settle_seconds`). Committing a move is the only thing that changes the game on its own; takebacks, ambiguities
 and mismatches are reported for the caller to decide (`take_back`, `play`).
@@ -11,6 +12,7 @@ and mismatches are reported for the caller to decide (`take_back`, `play`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable, Iterable
 
 import numpy as np
@@ -54,6 +56,7 @@ class Reconciler:
         self._stand_offset: Hands | None = None
         self._stand_right = np.zeros((14, MAX_HAND_COUNT + 1), dtype=np.int64)  # per slot and held count
         self._stand_wrong = np.zeros((14, MAX_HAND_COUNT + 1), dtype=np.int64)
+        self._doubted_since: dict[int, float] = {}
         self.set_position(sfen, moves)
 
     # --- the game -------------------------------------------------------------------------------------------
@@ -146,6 +149,7 @@ class Reconciler:
         and the frames it read before, describe the old reading and are forgotten."""
         self._habits = ReadingHabits(self._config.probability_floor)
         self._window.clear()
+        self._doubted_since.clear()
         self._streak = None
 
     def decide_now(self) -> None:
@@ -160,9 +164,10 @@ class Reconciler:
         """Take one observation and say what, if anything, was decided."""
         if not obs.stable:
             self._window.clear()
+            self._doubted_since.clear()
             self._streak = None
             return Waiting("hands over the board")
-        self._window.add(obs)
+        self._window.add(self._weigh_long_doubted(obs))
         evidence = self._window.evidence()
         scorer = Scorer(evidence, self._config, self._stand_offset)
         labels, hands = self._history[-1]
@@ -175,6 +180,17 @@ class Reconciler:
             self._habits.learn(np.exp(evidence.log_probs), labels, seen)
             self._learn_stand_offset(scorer, hands)
         return result
+
+    def _weigh_long_doubted(self, obs: Observation) -> Observation:
+        """`obs` with the squares doubted on every stable frame for `doubt_seconds` taken as read (a hand does
+        not stay still over the board that long; the reader's false alarm on a plain square does)."""
+        since = self._doubted_since
+        self._doubted_since = {i: since.get(i, obs.time) for i in obs.doubted}
+        limit = self._config.doubt_seconds
+        weighed = frozenset(i for i, t in self._doubted_since.items() if obs.time - t >= limit)
+        if not weighed:
+            return obs
+        return dataclasses.replace(obs, unreliable=obs.unreliable - weighed, doubted=obs.doubted - weighed)
 
     def _learn_stand_offset(self, scorer: Scorer, hands: Hands) -> None:
         """Each read stand's miscount of the confirmed hands (a stand not read keeps what was learnt before), and

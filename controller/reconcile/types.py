@@ -35,6 +35,9 @@ class Observation:
         time: seconds on the injected clock.
         hand_sides: the players whose stand `hands` covers (`b` sente, `w` gote; ignored when `hands` is None):
             a stand out of view or covered is unknown, the other still counts.
+        doubted: the unreliable squares the reader flagged as unseen while still reading them clearly (its
+            classifier calls the square unreadable but gives a confident label): ignored like the others at
+            first, weighed once they have stayed so on still frames for `ReconcileConfig.doubt_seconds`.
     """
 
     probs: npt.NDArray[np.float64]
@@ -44,6 +47,7 @@ class Observation:
     stable: bool = True
     time: float = 0.0
     hand_sides: frozenset[str] = frozenset({"b", "w"})
+    doubted: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         probs = np.asarray(self.probs, dtype=np.float64)
@@ -59,6 +63,8 @@ class Observation:
             raise ObservationError(f"hand_confidence must be in 0..1, got {self.hand_confidence}")
         if any(not 0 <= sq < 81 for sq in self.unreliable):
             raise ObservationError(f"unreliable squares must be indices 0..80, got {sorted(self.unreliable)}")
+        if not self.doubted <= self.unreliable:
+            raise ObservationError(f"doubted squares must be unreliable ones, got {sorted(self.doubted)}")
         if self.hands is not None:
             self._check_hands(self.hands)
         if not math.isfinite(self.time):
@@ -185,6 +191,11 @@ class ReconcileConfig:
         hidden_seconds: a square the reader could not see on stable frames (hands gone, but something over it,
             or a piece it cannot read at all) that a candidate move needs holds the decision back; after this long
             it becomes a problem told to the player (a Mismatch naming the squares) instead of a silent wait.
+        doubt_seconds: a square the reader calls unseen while reading it clearly (`Observation.doubted`) on
+            every stable frame this long is weighed as read: a hand does not stay still over the board for
+            seconds, a false alarm of the reader on a plain square does (benchmark play games stalled on an empty
+            square read "empty" at 0.99 and "unreadable" at 0.3, frame after frame). Shorter than
+            `hidden_seconds`, so such a move is committed rather than told.
         stand_trust_frames: a hand slot (one kind of one player) is waited for only up to the count its stand
             has been seen to read right: holding that many or more, in this many confirmed frames and in more of
             them than it read the slot wrong.
@@ -212,6 +223,7 @@ class ReconcileConfig:
     settle_seconds: float = 1.0
     stand_wait_seconds: float = 1.0
     hidden_seconds: float = 5.0
+    doubt_seconds: float = 3.0
     stand_trust_frames: int = 3
     probability_floor: float = 1e-4
     max_takeback_plies: int = 0
@@ -233,8 +245,8 @@ class ReconcileConfig:
             raise ConfigError("penalties and hand_weight must not be negative")
         if any(kind not in ("P", "L", "N", "S", "B", "R") or cost < 0 for kind, cost in self.decline_cost.items()):
             raise ConfigError(f"decline_cost: kinds P L N S B R, costs >= 0 (got {dict(self.decline_cost)})")
-        if min(self.settle_seconds, self.stand_wait_seconds, self.hidden_seconds) < 0:
-            raise ConfigError("settle_seconds, stand_wait_seconds and hidden_seconds must be >= 0")
+        if min(self.settle_seconds, self.stand_wait_seconds, self.hidden_seconds, self.doubt_seconds) < 0:
+            raise ConfigError("settle_seconds, stand_wait_seconds, hidden_seconds and doubt_seconds must be >= 0")
         if not 0.0 < self.probability_floor < 0.1:
             raise ConfigError(f"probability_floor must be in (0, 0.1), got {self.probability_floor}")
         if self.stand_trust_frames < 1:

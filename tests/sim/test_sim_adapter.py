@@ -90,3 +90,28 @@ def test_a_wholly_untrusted_frame_hides_every_square() -> None:
     labels, p = ["empty"] * 81, [0.5] * 81
     obs = observation_from_read(_flagged(labels, p, set(range(81))), stable=True, now=0.0)
     assert obs.unreliable == frozenset(range(81))
+
+
+def _hidden_read(labels: list[str], p: list[float], hidden: set[int]) -> BoardRead:
+    """A read that names its hidden squares (as the reader does), each also flagged."""
+    read = _flagged(labels, p, hidden)
+    return BoardRead(True, read.reason, read.squares, read.probs, None, hidden=tuple(sorted(hidden)))
+
+
+def test_hidden_squares_read_clearly_are_doubted() -> None:
+    """A hidden square whose label is confident is passed as doubted (the reconciler may weigh it later); one
+    whose label is not stays merely hidden."""
+    labels, p = ["empty"] * 81, [0.99] * 81
+    p[30] = 0.6
+    obs = observation_from_read(_hidden_read(labels, p, {12, 30}), stable=True, now=0.0, min_confidence=0.95)
+    assert obs.unreliable == frozenset({12, 30})
+    assert obs.doubted == frozenset({12})
+
+
+def test_a_wholly_hidden_frame_doubts_nothing() -> None:
+    """Every square hidden (a dark or blown-out frame): their confident labels mean nothing, none is doubted;
+    nor on a frame with no board."""
+    labels, p = ["empty"] * 81, [0.99] * 81
+    obs = observation_from_read(_hidden_read(labels, p, set(range(81))), stable=True, now=0.0, min_confidence=0.95)
+    assert obs.unreliable == frozenset(range(81)) and obs.doubted == frozenset()
+    assert observation_from_read(BoardRead(False, "board not found"), stable=True, now=0.0).doubted == frozenset()
