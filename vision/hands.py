@@ -28,6 +28,7 @@ from vision.squares import CELL, CROP
 if TYPE_CHECKING:
     from vision.classifier import PieceClassifier, Prediction
     from vision.reader import Calibrator
+    from vision.stand_memo import StandMemo
 
 _SQ_W_MM, _SQ_H_MM, _MARGIN_MM, _GAP_MM, _SIZE_MM = 33.3, 36.4, 16.0, 35.0, 165.0
 
@@ -71,13 +72,22 @@ def read_hands(
     layout: StandLayout,
     classifier: PieceClassifier,
     calibration: Calibrator | None = None,
+    *,
+    memo: StandMemo | None = None,
 ) -> dict[str, dict[str, int]] | None:
     """{"b": {kind: n}, "w": {kind: n}}: the pieces on each stand that could be read. A side whose stand is out
-    of the frame or covered is left out (unknown); None when neither stand could be read."""
+    of the frame or covered is left out (unknown); None when neither stand could be read. With a `memo`, a stand
+    whose picture has not changed since two reads agreed on it keeps that count (`vision.stand_memo`)."""
     hands: dict[str, dict[str, int]] = {}
     for side, region in layout.regions.items():
         stand = rectify_stand(image, geometry, np.array(region, dtype=np.float64))
-        counted = None if stand is None else count_stand(stand, side, layout, classifier, calibration)
+        if stand is None:
+            continue
+
+        def counter(picture: Image, side: str = side) -> dict[str, int] | None:
+            return count_stand(picture, side, layout, classifier, calibration)
+
+        counted = counter(stand) if memo is None else memo.count(side, stand, counter)
         if counted is not None:
             hands[side] = counted
     return hands or None

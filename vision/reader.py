@@ -3,9 +3,10 @@
 `BoardReader.read(frame)` finds the grid (or cheaply confirms the one found before), settles which side is
 sente's, cuts the 81 square crops, runs the classifier (and the user's calibration, if loaded) on the crops
 that changed since their square was last read (`vision.square_memo`; all 81 when the grid was just found), reads
-the stands, and marks squares it cannot vouch for: low confidence, a hand or blur over the square (the classifier's
-"unreadable" output), a frame too dark or blown out, more pieces of a kind than a set holds. A read with any
-unreliable square must not be taken as the position; the controller scores legal positions against `probs`.
+the stands (each counted again only when its picture changed: `vision.stand_memo`), and marks squares it cannot
+vouch for: low confidence, a hand or blur over the square (the classifier's "unreadable" output), a frame too
+dark or blown out, more pieces of a kind than a set holds. A read with any unreliable square must not be taken as
+the position; the controller scores legal positions against `probs`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from vision.owner_cue import apply_owner_cue, measure
 from vision.set_counts import fit_to_set, over_limit_squares
 from vision.square_memo import DELTA, SquareMemo
 from vision.squares import crops_from_frame, rectified_board, square_crops
+from vision.stand_memo import StandMemo
 
 
 class Calibrator(Protocol):
@@ -57,7 +59,8 @@ class ReaderSettings:
     styles did not move (owner 98.426 -> 98.374 %, square 95.503 -> 95.481 %; 2026-11-22), and the cue costs
     about a third of the read's time. `reread_delta`: a square keeps its last reading while its crop stays within
     this of the crop that reading was made on (`vision.square_memo`: a frame after a move classifies the two to
-    four squares it changed, not 81); None: every square is classified on every frame.
+    four squares it changed, not 81; a stand keeps its count while its picture stays within it too,
+    `vision.stand_memo`); None: every square is classified and every stand counted on every frame.
     """
 
     sente_side: str | float | None = None
@@ -169,11 +172,12 @@ class BoardReader:
         self._clock = clock
         self._geometry: BoardGeometry | None = None
         self._memo = SquareMemo(self._settings.reread_delta or DELTA)
+        self._stand_memo = None if self._settings.reread_delta is None else StandMemo(self._settings.reread_delta)
 
     def reset(self) -> None:
         """Forget the grid (the next read searches for it again, and reads every square)."""
         self._geometry = None
-        self._memo.forget()
+        self._forget()
 
     @property
     def classifier(self) -> PieceClassifier:
@@ -189,7 +193,7 @@ class BoardReader:
         """Read with this piece-set calibration from the next frame on (None: the generic classifier alone); every
         square is read again."""
         self._calibration = calibration
-        self._memo.forget()
+        self._forget()
 
     def read(self, image: Image) -> BoardRead:
         """Read one frame."""
@@ -204,7 +208,7 @@ class BoardReader:
             geometry, crops, prediction = self._orient(image, geometry, crops, prediction)
             board = rectified_board(image, geometry)
             self._geometry = geometry
-            self._memo.forget()
+            self._forget()
             changed = np.ones(81, dtype=bool)
             prediction, probs = self._memo.remember(crops, changed, prediction, self._adjust(prediction, crops))
         else:
@@ -219,9 +223,16 @@ class BoardReader:
             reason = "some squares cannot be read reliably"
         hands = None
         if self._settings.stands is not None:
-            hands = read_hands(image, geometry, self._settings.stands, self._classifier, self._calibration)
+            stands = self._settings.stands
+            hands = read_hands(image, geometry, stands, self._classifier, self._calibration, memo=self._stand_memo)
         ms = (self._clock() - start) * 1000
         return BoardRead(True, reason, tuple(squares), probs, hands, geometry, ms, hidden)
+
+    def _forget(self) -> None:
+        """Drop what the memos remember of the squares and the stands (the next read reads them all)."""
+        self._memo.forget()
+        if self._stand_memo is not None:
+            self._stand_memo.forget()
 
     def _read_changed(self, crops: Image) -> tuple[Prediction, NDArray[np.float64]]:
         """Every square's reading, classifying again only the crops that changed since their square was last
@@ -245,6 +256,12 @@ class BoardReader:
         """Squares classified at the last read (81 for a whole read; fewer when unchanged squares kept their
         reading)."""
         return 81 if self._settings.reread_delta is None else self._memo.reread
+
+    @property
+    def stands_counted(self) -> int | None:
+        """Stands counted since the reader was made, not taken from the memo (None with `reread_delta` None:
+        every stand in view is counted at every read)."""
+        return None if self._stand_memo is None else self._stand_memo.counted
 
     def _locate(self, image: Image) -> BoardGeometry | None:
         """The grid: the previous one if the frame still supports it, else a fresh search."""

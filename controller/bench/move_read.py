@@ -4,7 +4,11 @@ A game's reader sees the same board frame after frame; after a move it classifie
 changed (`vision.square_memo`). Here: a random position of a real game rendered in a held-out style, read (grid
 found, every square classified), then the position after the game's next move under the same camera, each piece
 that did not move exactly where it was, with fresh sensor noise: that second read is timed, and the number of
-squares it classified counted, and its labels scored against the truth.
+squares it classified counted, and its labels scored against the truth. Then the same position taken twice more
+(a still board, as most of a game's frames are): the second of those is timed too, when every square and each
+stand (`vision.stand_memo`: a count is kept once two reads agree) is known from before. Both stands are in the
+picture, as the game's camera sees them (figures before 2026-11-26 were taken with the stands wherever the pose
+put them, often out of view).
 """
 
 from __future__ import annotations
@@ -24,13 +28,16 @@ from controller.rules.sfen import parse_usi
 
 @dataclass(frozen=True)
 class MoveReadFigures:
-    """Medians over the samples: wall and CPU milliseconds of the read after the move, squares classified."""
+    """Medians over the samples: wall and CPU milliseconds of the read after the move, squares classified; CPU
+    milliseconds of a still frame's read, and the stands counted at it (not taken from memory) in all."""
 
     wall_ms: float
     cpu_ms: float
     reread: float
     samples: int
     right: int
+    still_cpu_ms: float = float("nan")
+    still_stands_counted: int = 0
 
 
 def time_reads_after_moves(
@@ -43,10 +50,10 @@ def time_reads_after_moves(
     from vision.render import RenderOptions, render_scene
     from vision.render.scene import scene_from_sfen
 
-    walls, cpus, rereads, right = [], [], [], 0
+    walls, cpus, rereads, right, stills, counted = [], [], [], 0, [], 0
     for i in range(n):
         sfen, usi = _position_and_move(games, rng)
-        options = RenderOptions(style=styles[i % len(styles)], seed=7000 + i, size=size)
+        options = RenderOptions(style=styles[i % len(styles)], seed=7000 + i, size=size, stands_in_view=True)
         scene = scene_from_sfen(sfen, np.random.default_rng(i))
         before = render_scene(scene, options)
         after_scene = _after(scene, sfen, usi)
@@ -60,11 +67,17 @@ def time_reads_after_moves(
         cpus.append((time.thread_time() - cpu) * 1000)
         rereads.append(reader.reread)
         right += result.labels == list(after.labels)
+        reader.read(vary(after.image, rng))
+        stands_before, cpu = reader.stands_counted or 0, time.thread_time()
+        reader.read(vary(after.image, rng))
+        stills.append((time.thread_time() - cpu) * 1000)
+        counted += (reader.stands_counted or 0) - stands_before
     if not walls:
         return MoveReadFigures(float("nan"), float("nan"), float("nan"), 0, 0)
     return MoveReadFigures(
-        statistics.median(walls), statistics.median(cpus), statistics.median(rereads), len(walls), right
-    )
+        statistics.median(walls), statistics.median(cpus), statistics.median(rereads), len(walls), right,
+        statistics.median(stills), counted,
+    )  # fmt: skip
 
 
 def _position_and_move(games: list[list[str]], rng: Any) -> tuple[str, str]:

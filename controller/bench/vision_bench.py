@@ -167,6 +167,10 @@ def run(args: argparse.Namespace) -> int:
         f" median {after.reread:.0f} of 81, the others' pixels unchanged; {after.right}/{after.samples} boards right)"
     )
     print(
+        f"ms per still read:      CPU median {after.still_cpu_ms:.1f}  (the position read twice before; stands"
+        f" counted again: {after.still_stands_counted} of {2 * after.samples})"
+    )
+    print(
         f"hands, stands in view:  {_pct(wide.hand_right, wide.hand_entries)} of counts right"
         f" (stands unknown: {wide.stands_unknown} of {2 * args.hands_n}; wide overhead shots)"
     )

@@ -1,0 +1,82 @@
+"""Reading a piece stand again only when its picture changed: the reader's memory of each stand's count.
+
+Counting a stand (ink peaks, a window per peak through the classifier, the windows merged) is about half of what a
+still frame costs the reader once the squares are remembered (`vision.square_memo`): 12 ms of 25 ms on a frame with
+both stands in view, here. Between moves a stand's picture does not change. `StandMemo` keeps, per stand, a
+signature of the rectified stand picture its count was made on (8×8-pixel block means after centring and scaling
+the picture by its own grey mean and spread, as `vision.square_memo.signatures` does for square crops) and the
+count; a later frame whose stand picture stays within `delta` of it in every block gets that count without being
+counted again. A count is only reused once two reads of the same picture agreed on it: a one-frame miscount (a
+peak missed, a window misread) is not kept for good, it is read again until two reads agree, as the reconciler's
+vote over frames had it before. A stand that could not be read (None: covered, out of view) is never remembered.
+The memo is forgotten with the squares' memo (grid found again, new calibration, reset).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import Image, to_gray
+from vision.square_memo import BLOCK, DELTA
+
+Counts = dict[str, int]
+
+
+def picture_signature(picture: Image, block: int = BLOCK) -> NDArray[np.float32]:
+    """Block means of one picture of any size (its sides cut down to multiples of `block`), centred and scaled by
+    its own grey mean and spread (+12 grey levels), as `vision.square_memo.signatures` treats square crops."""
+    h, w = (picture.shape[0] // block) * block, (picture.shape[1] // block) * block
+    if h == 0 or w == 0:
+        raise ValueError(f"a picture of {picture.shape[1]}x{picture.shape[0]} pixels has no {block}-pixel block")
+    cut = np.ascontiguousarray(picture[:h, :w])
+    means = cv2.resize(cut.astype(np.float32), (w // block, h // block), interpolation=cv2.INTER_AREA)
+    mean, spread = cv2.meanStdDev(to_gray(cut))
+    return np.asarray((means - float(mean[0, 0])) / (float(spread[0, 0]) + 12.0), dtype=np.float32)
+
+
+@dataclass
+class _Kept:
+    signature: NDArray[np.float32]
+    counts: Counts
+    agreed: bool
+
+
+class StandMemo:
+    """The last count of each stand and the signature of the picture it was made on."""
+
+    def __init__(self, delta: float = DELTA, block: int = BLOCK) -> None:
+        if delta <= 0 or block < 1:
+            raise ValueError("stand memo: delta > 0 and block >= 1 required")
+        self._delta, self._block = delta, block
+        self._kept: dict[str, _Kept] = {}
+        self.counted = 0
+        """Stands counted (not taken from the memo) since this memo was made."""
+
+    def forget(self) -> None:
+        """Drop every stand's count (each is counted again at its next frame)."""
+        self._kept.clear()
+
+    def count(self, side: str, stand: Image, read: Callable[[Image], Counts | None]) -> Counts | None:
+        """The count of `side`'s rectified stand picture: the remembered one while the picture is the same as the
+        one two agreeing reads were made on, else `read(stand)` (remembered when it is a count)."""
+        signature = picture_signature(stand, self._block)
+        kept = self._kept.get(side)
+        same = kept is not None and kept.signature.shape == signature.shape
+        if kept is not None and same and kept.agreed and self._within(kept.signature, signature):
+            return dict(kept.counts)
+        counts = read(stand)
+        self.counted += 1
+        if counts is None:
+            self._kept.pop(side, None)
+            return None
+        agreed = kept is not None and same and kept.counts == counts and self._within(kept.signature, signature)
+        self._kept[side] = _Kept(kept.signature if agreed and kept is not None else signature, dict(counts), agreed)
+        return counts
+
+    def _within(self, before: NDArray[np.float32], now: NDArray[np.float32]) -> bool:
+        return float(np.abs(now - before).max()) <= self._delta
