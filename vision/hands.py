@@ -15,6 +15,7 @@ unknown (its side is left out of the result), and the other stand still counts. 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 import cv2
@@ -83,10 +84,7 @@ def read_hands(
         stand = rectify_stand(image, geometry, np.array(region, dtype=np.float64))
         if stand is None:
             continue
-
-        def counter(picture: Image, side: str = side) -> dict[str, int] | None:
-            return count_stand(picture, side, layout, classifier, calibration)
-
+        counter = partial(count_stand, side=side, layout=layout, classifier=classifier, calibration=calibration)
         counted = counter(stand) if memo is None else memo.count(side, stand, counter)
         if counted is not None:
             hands[side] = counted

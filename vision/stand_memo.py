@@ -17,26 +17,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.board import Image, to_gray
-from vision.square_memo import BLOCK, DELTA
+from vision.board import Image
+from vision.square_memo import BLOCK, DELTA, signatures
 
 Counts = dict[str, int]
 
 
 def picture_signature(picture: Image, block: int = BLOCK) -> NDArray[np.float32]:
-    """Block means of one picture of any size (its sides cut down to multiples of `block`), centred and scaled by
-    its own grey mean and spread (+12 grey levels), as `vision.square_memo.signatures` treats square crops."""
+    """`vision.square_memo.signatures` of one picture of any size, its sides cut down to multiples of `block`."""
     h, w = (picture.shape[0] // block) * block, (picture.shape[1] // block) * block
     if h == 0 or w == 0:
         raise ValueError(f"a picture of {picture.shape[1]}x{picture.shape[0]} pixels has no {block}-pixel block")
-    cut = np.ascontiguousarray(picture[:h, :w])
-    means = cv2.resize(cut.astype(np.float32), (w // block, h // block), interpolation=cv2.INTER_AREA)
-    mean, spread = cv2.meanStdDev(to_gray(cut))
-    return np.asarray((means - float(mean[0, 0])) / (float(spread[0, 0]) + 12.0), dtype=np.float32)
+    return np.asarray(signatures(picture[None, :h, :w], block)[0], dtype=np.float32)
 
 
 @dataclass
