@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.calibration import Calibration
 from vision.classifier import PieceClassifier
 from vision.labels import EMPTY
 from vision.render import Rendered
@@ -90,8 +91,16 @@ def kind(label: str) -> str:
     return label if label == EMPTY else label.upper()
 
 
-def read_frame(tally: Tally, classifier: PieceClassifier, frame: Rendered, style: str, crops: bool) -> None:
-    """Read one rendered frame with a fresh reader and add it to the tally."""
+def read_frame(
+    tally: Tally,
+    classifier: PieceClassifier,
+    frame: Rendered,
+    style: str,
+    crops: bool,
+    *,
+    calibration: Calibration | None = None,
+) -> None:
+    """Read one rendered frame with a fresh reader (and a piece-set calibration) and add it to the tally."""
     from vision.board import BoardGeometry
     from vision.labels import SQUARE_LABELS
     from vision.orientation import sente_direction
@@ -106,7 +115,7 @@ def read_frame(tally: Tally, classifier: PieceClassifier, frame: Rendered, style
         tally.crops += 81
         tally.crops_right += sum(SQUARE_LABELS[g] == t for g, t in zip(got, truth, strict=True))
     settings = ReaderSettings(sente_side=sente_direction(corners), stands=None)
-    read = BoardReader(classifier, settings).read(frame.image)
+    read = BoardReader(classifier, settings, calibration).read(frame.image)
     if not read.board_found:
         tally.not_found += 1
         return

@@ -1,0 +1,114 @@
+"""Development figures for piece-set calibration (`vision.calibration`) on sets the generic classifier never saw
+(training only; never the held-out styles of `train_classifier.HELD_OUT`, which only `shogi-robot bench vision`
+scores).
+
+For each development style (the first variant of each font of a `dev_eval` family, and any `--style` of the
+shipped artwork), the reader is calibrated on a start photo and a flipped photo (every piece turned over) taken
+with one rig (camera pose, board, light), then reads frames of real game positions: `--n` frames of that rig
+(the pieces set down anew) and `--n` frames under other random poses, boards and light. Prints, for each family
+of frames, square and board accuracy with and without the calibration, the calibrated errors by camera tilt and
+by style, and which kinds are read as which (owner ignored): where the calibration still fails.
+
+    .venv/bin/python -m vision.train.calib_eval --family plain --n 12 [--model PATH] [--style kanji_light]
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.calibration import START_BOARD, Calibration, calibrate
+from vision.classifier import PieceClassifier
+from vision.labels import EMPTY, board_field_from_labels, labels_from_board_field
+from vision.render import Rendered, RenderOptions
+from vision.train.dev_eval import Tally, dev_dirs, read_frame, report
+
+
+@dataclass
+class Figures:
+    """Tallies of one family of frames (`rig` or `other`), generic and calibrated."""
+
+    generic: Tally = field(default_factory=Tally)
+    calibrated: Tally = field(default_factory=Tally)
+
+
+def _flipped_board() -> str:
+    labels = labels_from_board_field(START_BOARD)
+    turned = [lab if lab == EMPTY or lab.upper() in ("K", "G") else "+" + lab for lab in labels]
+    return board_field_from_labels(turned)
+
+
+def calibrate_on_rig(classifier: PieceClassifier, options: RenderOptions) -> tuple[Calibration, Rendered]:
+    """Calibrate on a start and a flipped photo rendered with `options` (the rig); the start photo too."""
+    from vision.orientation import sente_direction
+    from vision.render import render_position
+
+    start = render_position(START_BOARD + " b -", options)
+    rig = RenderOptions(**{**options.__dict__, "pose": start.pose})
+    turned = render_position(_flipped_board() + " b -", rig)
+    calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
+    return calibration, start
+
+
+def evaluate_style(
+    classifier: PieceClassifier,
+    style: str,
+    style_dir: Path | None,
+    *,
+    n: int,
+    seed: int,
+    figures: dict[str, Figures],
+) -> None:
+    """Calibrate on one style and read `n` rig frames and `n` other frames with and without the calibration (each
+    style its own rig: camera pose, board and light from the seed and the style's name)."""
+    from vision.render import render_scene, scene_from_sfen
+    from vision.train.rendered import GAMES, random_sfen
+
+    games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
+    salt = sum(style.encode())
+    rng = np.random.default_rng([seed, salt])
+    base = RenderOptions(style=style, seed=seed * 1000 + salt, size=(960, 720), style_dir=style_dir)
+    calibration, start = calibrate_on_rig(classifier, base)
+    rig = RenderOptions(**{**base.__dict__, "pose": start.pose})
+    for i in range(n):
+        scene = scene_from_sfen(random_sfen(games, rng), np.random.default_rng([seed, 6000 + i]))
+        other = RenderOptions(style=style, seed=seed * 5000 + i, size=(960, 720), style_dir=style_dir)
+        frames = {"rig": render_scene(scene, rig), "other": render_scene(scene, other)}
+        for family, frame in frames.items():
+            read_frame(figures[family].generic, classifier, frame, style, crops=False)
+            read_frame(figures[family].calibrated, classifier, frame, style, crops=False, calibration=calibration)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    import cv2
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--family", choices=("proxy", "one", "plain", "none"), default="plain")
+    parser.add_argument("--style", action="append", default=[], help="a shipped training style (repeatable)")
+    parser.add_argument("--n", type=int, default=12, help="frames of each family per style")
+    parser.add_argument("--seed", type=int, default=91)
+    parser.add_argument("--model", type=Path, help="classifier ONNX (default: the shipped model)")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
+    styles: dict[str, Path | None] = {s: None for s in args.style}
+    if args.family != "none":
+        styles |= {s: d for s, d in dev_dirs(args.family).items() if s.endswith("_v0")}
+    figures = {"rig": Figures(), "other": Figures()}
+    for style, folder in sorted(styles.items()):
+        evaluate_style(classifier, style, folder, n=args.n, seed=args.seed, figures=figures)
+        print(f"{style} done", flush=True)
+    for family, fig in figures.items():
+        print(f"== {family} frames: generic")
+        print(report(fig.generic, top=6))
+        print(f"== {family} frames: calibrated")
+        print(report(fig.calibrated, top=20), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
