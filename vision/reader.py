@@ -26,6 +26,7 @@ from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_la
 from vision.orientation import axes_swapped, turns_for_side
 from vision.owner_cue import apply_owner_cue, measure
 from vision.set_counts import fit_to_set, over_limit_squares
+from vision.shifted_looks import shifted_looks
 from vision.square_memo import DELTA, SquareMemo
 from vision.squares import crops_from_frame, rectified_board, square_crops
 from vision.stand_memo import StandMemo
@@ -61,6 +62,8 @@ class ReaderSettings:
     this of the crop that reading was made on (`vision.square_memo`: a frame after a move classifies the two to
     four squares it changed, not 81; a stand keeps its count while its picture stays within it too,
     `vision.stand_memo`); None: every square is classified and every stand counted on every frame.
+    `shifted_looks`: a square read with a top probability under `vision.shifted_looks.SHIFT_BELOW` is cut and
+    classified again a few pixels off its place, and its readings combined (off: one cut per square).
     """
 
     sente_side: str | float | None = None
@@ -71,6 +74,7 @@ class ReaderSettings:
     owner_cue: bool = False
     occupancy_first: bool = False
     reread_delta: float | None = DELTA
+    shifted_looks: bool = True
 
 
 @dataclass(frozen=True)
@@ -210,9 +214,10 @@ class BoardReader:
             self._geometry = geometry
             self._forget()
             changed = np.ones(81, dtype=bool)
-            prediction, probs = self._memo.remember(crops, changed, prediction, self._adjust(prediction, crops))
+            probs = self._probabilities(board, changed, prediction, crops)
+            prediction, probs = self._memo.remember(crops, changed, prediction, probs)
         else:
-            prediction, probs = self._read_changed(crops)
+            prediction, probs = self._read_changed(board, crops)
         if self._settings.owner_cue:
             probs = apply_owner_cue(probs, measure(board))
         reason = exposure_problem(board)
@@ -234,18 +239,32 @@ class BoardReader:
         if self._stand_memo is not None:
             self._stand_memo.forget()
 
-    def _read_changed(self, crops: Image) -> tuple[Prediction, NDArray[np.float64]]:
+    def _read_changed(self, board: Image, crops: Image) -> tuple[Prediction, NDArray[np.float64]]:
         """Every square's reading, classifying again only the crops that changed since their square was last
         read (all of them with `ReaderSettings.reread_delta` None)."""
         if self._settings.reread_delta is None:
             prediction = self._classifier.predict(crops)
-            return prediction, self._adjust(prediction, crops)
+            return prediction, self._probabilities(board, np.ones(81, dtype=bool), prediction, crops)
         changed = self._memo.changed(crops)
         if not changed.any():
             return self._memo.readings()
         fresh = crops if changed.all() else crops[changed]
         prediction = self._classifier.predict(fresh)
-        return self._memo.remember(crops, changed, prediction, self._adjust(prediction, fresh))
+        return self._memo.remember(crops, changed, prediction, self._probabilities(board, changed, prediction, fresh))
+
+    def _probabilities(
+        self, board: Image, squares: NDArray[np.bool_], prediction: Prediction, crops: Image
+    ) -> NDArray[np.float64]:
+        """The probabilities of the `squares` (whose `crops` were classified as `prediction`), unsure ones looked
+        at again (`ReaderSettings.shifted_looks`)."""
+        probs = self._adjust(prediction, crops)
+        if not self._settings.shifted_looks:
+            return probs
+        return shifted_looks(board, np.flatnonzero(squares), probs, self._classify)
+
+    def _classify(self, crops: Image) -> NDArray[np.float64]:
+        """Probabilities of crops, as a first reading is made (classifier, then calibration)."""
+        return self._adjust(self._classifier.predict(crops), crops)
 
     def _adjust(self, prediction: Prediction, crops: Image) -> NDArray[np.float64]:
         """The calibration's probabilities for these crops (the classifier's without one)."""

@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.calibration import START_BOARD, Calibration, calibrate
 from vision.classifier import PieceClassifier
+from vision.errors import CalibrationError
 from vision.labels import EMPTY, board_field_from_labels, labels_from_board_field
 from vision.render import Rendered, RenderOptions
 from vision.train.dev_eval import Tally, dev_dirs, read_frame, report
@@ -61,6 +62,7 @@ def evaluate_style(
     n: int,
     seed: int,
     figures: dict[str, Figures],
+    shifted_looks: bool = True,
 ) -> None:
     """Calibrate on one style and read `n` rig frames and `n` other frames with and without the calibration (each
     style its own rig: camera pose, board and light from the seed and the style's name)."""
@@ -71,15 +73,20 @@ def evaluate_style(
     salt = sum(style.encode())
     rng = np.random.default_rng([seed, salt])
     base = RenderOptions(style=style, seed=seed * 1000 + salt, size=(960, 720), style_dir=style_dir)
-    calibration, start = calibrate_on_rig(classifier, base)
+    try:
+        calibration, start = calibrate_on_rig(classifier, base)
+    except CalibrationError as exc:
+        print(f"{style}: not calibrated ({exc}; rig seed {base.seed})", flush=True)
+        return
     rig = RenderOptions(**{**base.__dict__, "pose": start.pose})
     for i in range(n):
         scene = scene_from_sfen(random_sfen(games, rng), np.random.default_rng([seed, 6000 + i]))
         other = RenderOptions(style=style, seed=seed * 5000 + i, size=(960, 720), style_dir=style_dir)
         frames = {"rig": render_scene(scene, rig), "other": render_scene(scene, other)}
         for family, frame in frames.items():
-            read_frame(figures[family].generic, classifier, frame, style, crops=False)
-            read_frame(figures[family].calibrated, classifier, frame, style, crops=False, calibration=calibration)
+            tallies = (figures[family].generic, figures[family].calibrated)
+            for tally, cal in zip(tallies, (None, calibration), strict=True):
+                read_frame(tally, classifier, frame, style, crops=False, calibration=cal, shifted_looks=shifted_looks)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=12, help="frames of each family per style")
     parser.add_argument("--seed", type=int, default=91)
     parser.add_argument("--model", type=Path, help="classifier ONNX (default: the shipped model)")
+    parser.add_argument("--no-shifted-looks", action="store_true", help="one cut per square (vision.shifted_looks off)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
@@ -100,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         styles |= {s: d for s, d in dev_dirs(args.family).items() if s.endswith("_v0")}
     figures = {"rig": Figures(), "other": Figures()}
     for style, folder in sorted(styles.items()):
-        evaluate_style(classifier, style, folder, n=args.n, seed=args.seed, figures=figures)
+        looks = not args.no_shifted_looks
+        evaluate_style(classifier, style, folder, n=args.n, seed=args.seed, figures=figures, shifted_looks=looks)
         print(f"{style} done", flush=True)
     for family, fig in figures.items():
         print(f"== {family} frames: generic")

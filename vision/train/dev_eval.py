@@ -99,8 +99,10 @@ def read_frame(
     crops: bool,
     *,
     calibration: Calibration | None = None,
+    shifted_looks: bool = True,
 ) -> None:
-    """Read one rendered frame with a fresh reader (and a piece-set calibration) and add it to the tally."""
+    """Read one rendered frame with a fresh reader (and a piece-set calibration; `shifted_looks`: the reader's
+    setting) and add it to the tally."""
     from vision.board import BoardGeometry
     from vision.labels import SQUARE_LABELS
     from vision.orientation import sente_direction
@@ -114,7 +116,7 @@ def read_frame(
         got = classifier.predict(cut).probs.argmax(axis=1)
         tally.crops += 81
         tally.crops_right += sum(SQUARE_LABELS[g] == t for g, t in zip(got, truth, strict=True))
-    settings = ReaderSettings(sente_side=sente_direction(corners), stands=None)
+    settings = ReaderSettings(sente_side=sente_direction(corners), stands=None, shifted_looks=shifted_looks)
     read = BoardReader(classifier, settings, calibration).read(frame.image)
     if not read.board_found:
         tally.not_found += 1
