@@ -45,6 +45,12 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--hands-n", type=int, default=10, help="wide frames (stands in view) for hand counts")
     parser.add_argument("--model", type=Path, help="classifier ONNX to score (default: the shipped model)")
     parser.add_argument(
+        "--no-shifted-looks",
+        dest="shifted_looks",
+        action="store_false",
+        help="full reads cut each square once (vision.shifted_looks off; an ablation)",
+    )
+    parser.add_argument(
         "--owner-cue", action="store_true", help="read with the pieces' outline cue (vision.owner_cue; off by default)"
     )
     parser.add_argument(
@@ -154,7 +160,9 @@ def run(args: argparse.Namespace) -> int:
         sfen = random_position(games, rng)
         options = RenderOptions(style=styles[i % len(styles)], seed=args.seed * 1000 + i, size=(width, height))
         clean = render_position(sfen, options)
-        reader = read_clean(tally, classifier, clean, owner_cue=args.owner_cue, steps=args.occupancy_first)
+        reader = read_clean(
+            tally, classifier, clean, owner_cue=args.owner_cue, steps=args.occupancy_first, looks=args.shifted_looks
+        )
         occluded = render_position(sfen, RenderOptions(**{**options.__dict__, "hand": True, "pose": clean.pose}))
         read_occluded(tally, reader, occluded)
     wide = hands_in_view(args, games, classifier, styles, size=(width, height), rng=rng)
@@ -178,8 +186,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_clean(tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = False, steps: bool = False) -> Any:
-    """Read a clean frame with a fresh reader (given sente's side); returns the reader for the occluded frame."""
+def read_clean(
+    tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = False, steps: bool = False, looks: bool = True
+) -> Any:
+    """Read a clean frame with a fresh reader (given sente's side; `looks`: `ReaderSettings.shifted_looks`);
+    returns the reader for the occluded frame."""
     import numpy as np
 
     from vision.orientation import sente_direction
@@ -197,7 +208,9 @@ def read_clean(tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = F
     side = sente_direction(frame.board_corners_px)
     reader = BoardReader(
         classifier,
-        ReaderSettings(sente_side=side, owner_cue=owner_cue, occupancy_first=steps, reread_delta=None),
+        ReaderSettings(
+            sente_side=side, owner_cue=owner_cue, occupancy_first=steps, reread_delta=None, shifted_looks=looks
+        ),
     )
     start = time.perf_counter()
     result = reader.read(frame.image)
@@ -348,6 +361,7 @@ def _score_calibrated(
         owner_cue=args.owner_cue,
         occupancy_first=args.occupancy_first,
         reread_delta=None,
+        shifted_looks=args.shifted_looks,
     )
     classifier, calibration = readers
     for tally, cal in zip(tallies, (None, calibration), strict=True):
