@@ -13,7 +13,16 @@ trained on, 30 frames of each family, true grid, all squares; the held-out style
 | calibrated, rig frames | 98.52 | 99.22 | 99.22 | 99.22 |
 | calibrated, other poses | 96.30 | 96.87 | 96.75 | 96.79 |
 Shifts of 5 px, or 8 shifts (diagonals too), were no better. Squares under 0.9: 15 % of them (generic) and 4-6 %
-(calibrated) on those frames.
+(calibrated) on those frames. Then the whole reader (`calib_eval --n 6`, other frames and rigs; off -> on): dev
+fonts, generic 92.747 -> 93.724 % (rig), 93.988 -> 95.330 % (other poses); calibrated 97.891 -> 99.074 % and
+96.618 -> 97.370 %; training styles (13, n 4) generic 99.860 -> 99.860 % and 99.299 -> 99.467 %, calibrated
+99.888 -> 99.860 % and 98.990 -> 99.327 %. Worse on one stress case: every promoted face on one board
+(`tests/vision/test_reader_read.py`, seeds 1-12), simple_kanji 51 -> 62 squares wrong (all unsure ones: the
+classifier nearly guesses its promoted faces), kanji_red_wood 34 -> 35.
+Held-out styles, scored once after the choice (`bench vision --n 60 --calibrated-n 40`, off -> on): squares
+97.553 -> 98.072 %, boards 24.6 -> 40.4 %, owner 100 %, promoted 99.949 % both, false reads 0/60 both; calibrated
+98.632 -> 99.066 % (other poses), 99.660 -> 99.784 % (same rig). Cost: a full read's CPU median 24.9 -> 39.0 ms
+(generic, on those unseen sets), a calibrated read's 39.5 -> 49.7 ms (both at load 3-6).
 
 Owns: `shifted_looks`, `SHIFTS`, `SHIFT_BELOW`.
 """
