@@ -45,8 +45,9 @@ def test_sure_squares_are_not_looked_at_again() -> None:
 
 
 def test_unsure_square_gets_the_geometric_mean_of_its_cuts() -> None:
-    """An unsure square is cut again at every shift, from its own place on the board, and its probabilities are
-    the normalised geometric mean of the five readings; a sure square beside it is untouched."""
+    """An unsure square is cut again at every shift, from its own place on the board (one classification per
+    shift), and its probabilities are the normalised geometric mean of the five readings; a sure square beside it
+    is untouched."""
     board = _board(1)
     seen: list[np.ndarray] = []
     rng = np.random.default_rng(2)
@@ -54,13 +55,13 @@ def test_unsure_square_gets_the_geometric_mean_of_its_cuts() -> None:
 
     def classify(crops: np.ndarray) -> np.ndarray:
         seen.append(crops)
-        return again
+        return again[len(seen) - 1][None]
 
     probs = np.vstack([_rows([0.97]), rng.dirichlet(np.ones(N_LABELS))])
     out = shifted_looks(board, np.array([10, 57]), probs, classify)
-    assert len(seen) == 1 and seen[0].shape == (len(SHIFTS), CROP, CROP, 3)
-    for k, shift in enumerate(SHIFTS):
-        assert np.array_equal(seen[0][k], square_crops(board, shift)[57])
+    assert [crops.shape for crops in seen] == [(1, CROP, CROP, 3)] * len(SHIFTS)
+    for crops, shift in zip(seen, SHIFTS, strict=True):
+        assert np.array_equal(crops[0], square_crops(board, shift)[57])
     expected = np.exp(np.log(np.vstack([probs[1:], again])).mean(axis=0))
     assert np.allclose(out[1], expected / expected.sum())
     assert np.array_equal(out[0], probs[0])
