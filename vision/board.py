@@ -7,7 +7,8 @@ grid's outer frame, and the whole image for a picture already cropped to the boa
 each on the picture shrunk to a working size, then judges it on the full-size picture, where a steep view's thin
 far lines are still clear: moved by one line when that is clearly better supported, nudged onto its lines when
 it narrowly fails, registered by the board's edge when a one-line move is supported as well (`vision.board_rim`),
-and accepted only if its lines are well supported and not at half the real spacing. Which of the four rotations
+and accepted only if its lines are well supported and not at half the real spacing (a grid proposed at
+half the real spacing is replaced by the one at twice it). Which of the four rotations
 is sente's is not decided here (see `vision.orientation`); `BoardGeometry.rotated` turns it.
 """
 
@@ -42,10 +43,18 @@ _OFF = 0.08  # where "beside the line" is, in squares
 _FAINT_SUPPORT = 0.55  # mean line support accepted when the lines stand out from the squares' middles ...
 _MID_GAP = 0.2  # ... by this much in both directions
 _PARITY_GAP = 0.3  # the odd and even lines of a direction may differ this much in mean support ...
-_FAINT_PARITY = 0.15  # ... or this much when the support is faint
+_FAINT_PARITY = 0.15  # ... or this much when the support is faint ...
+_DOUBLED_GAP = 0.2
+"""... or more, unless the grid at twice the spacing through either set of lines stands out from its squares'
+middles by less than this (`_doubled_contrast`). On 300 rendered dev frames (training styles, random poses), the
+true grids whose odd and even lines differ by over 0.2 (39 directions, up to 0.4: pieces standing on every other
+rank hide the line behind them) gave at most 0.18; grids at half the true spacing (1,735 directions with a gap over
+0.15, three placements on each frame) at least 0.22, median 0.5."""
 _TRUSTED = 0.85  # outline candidates are not tried after a grid this well supported from the lines
 _GOOD_ENOUGH = 0.9  # stop trying candidates once a grid is supported this well
 _TIE = 0.025  # a grid moved one line whose mean line support is this close is decided by the board's edge
+# (on the full-size picture a move must beat the grid by more; a tie taken by `_best_shift` put dev frame 500102,
+# the start position in kanji_red_wood, one rank off)
 _REFINE = 0.58  # a refused grid this well supported at full scale is nudged onto its lines and judged again
 _WORTH_VERIFYING = 0.5  # a grid this well supported at the working scale is judged on the full-scale picture
 
@@ -100,8 +109,11 @@ def find_board(image: Image) -> BoardGeometry | None:
         if found is None:
             continue
         corners, fractions = _polish(small, _clockwise(found))
+        doubled = _doubled(small, corners, fractions, _PARITY_GAP)
+        if doubled is not None:  # found at half the real spacing: the real grid is the one at twice the spacing
+            corners, fractions = _polish(small, _clockwise(doubled))
         if scale < 1:
-            if float(fractions.mean()) < _WORTH_VERIFYING or _aliased(fractions, _PARITY_GAP):
+            if float(fractions.mean()) < _WORTH_VERIFYING or _aliased(small, corners, fractions, _PARITY_GAP):
                 continue
             corners, fractions = _full_scale(gray, corners / scale)
         if scale < 1 and float(fractions.mean()) >= _REFINE and not _accepted(judge, corners, fractions):
@@ -132,7 +144,7 @@ def _full_scale(gray: Image, corners: FloatArray) -> tuple[FloatArray, FloatArra
     that clearly better (in both mean and weakest line): shrunk and blurred, a thick board's rim seen at a steep
     angle can look more like the outer grid line than the line itself (a proxy look at 41 degrees:
     `tests/vision/test_board_rim.py`). Where lines cannot tell, the board's edge decides (`_registered`)."""
-    moved, fractions = _best_shift(gray, _clockwise(corners))
+    moved, fractions = _best_shift(gray, _clockwise(corners), _TIE)
     return _registered(gray, moved, fractions)
 
 
@@ -208,12 +220,12 @@ def _accepted(small: Image, corners: FloatArray, fractions: FloatArray) -> bool:
     """Whether a polished grid is a board: its lines well supported, or (a steep or dim view, whose far lines
     are faint) fairly supported and clearly better than the lines halfway between them; never a grid at half the
     real spacing."""
-    if _aliased(fractions, _PARITY_GAP):
+    if _aliased(small, corners, fractions, _PARITY_GAP):
         return False
     if supported(fractions):
         return True
     faint_ok = float(fractions.mean()) >= _FAINT_SUPPORT and float(fractions.min()) >= MIN_LINE
-    if not faint_ok or _aliased(fractions, _FAINT_PARITY):
+    if not faint_ok or _aliased(small, corners, fractions, _FAINT_PARITY):
         return False
     homography = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
     for axis in (0, 1):
@@ -225,14 +237,50 @@ def _accepted(small: Image, corners: FloatArray, fractions: FloatArray) -> bool:
     return True
 
 
-def _aliased(fractions: FloatArray, gap: float) -> bool:
-    """True when, in either direction, every other line is seen much worse than the rest: a grid at half the
-    real spacing, whose odd "lines" cross the squares (pieces hide whole lines too, but not every other one)."""
+def _aliased(gray: Image, corners: FloatArray, fractions: FloatArray, gap: float) -> bool:
+    """True when, in either direction, every other line is seen much worse than the rest (by more than `gap`) and
+    the grid at twice the spacing there is a grid: a grid at half the real spacing, whose odd "lines" cross the
+    squares. Pieces hide every other line too (a view along the files of the start position: the pieces on ranks
+    a, c, g and i each hide the line behind them); then the grid at twice the spacing runs off the board."""
+    return _doubled(gray, corners, fractions, gap) is not None
+
+
+def _doubled(gray: Image, corners: FloatArray, fractions: FloatArray, gap: float) -> FloatArray | None:
+    """The corners of the grid at twice the spacing (`_doubled_grid`) in the first direction where the grid
+    looks aliased (see `_aliased`), or None."""
+    matrix = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
+    homography = np.asarray(matrix, dtype=np.float64)
     for axis in (0, 1):
         lines = fractions[10 * axis : 10 * axis + 10]
-        if abs(float(lines[0::2].mean()) - float(lines[1::2].mean())) > gap:
-            return True
-    return False
+        if abs(float(lines[0::2].mean()) - float(lines[1::2].mean())) <= gap:
+            continue
+        contrast, first = _doubled_grid(gray, homography, axis)
+        if contrast >= _DOUBLED_GAP:
+            span = (GRID_CORNERS * ([1.0, 2.0] if axis == 0 else [2.0, 1.0])).copy()
+            span[:, 1 - axis] += first
+            moved = cv2.perspectiveTransform(span.reshape(-1, 1, 2), homography).reshape(4, 2)
+            return np.asarray(moved, dtype=np.float64)
+    return None
+
+
+def _doubled_grid(gray: Image, homography: FloatArray, axis: int) -> tuple[float, float]:
+    """How well the best-placed grid at twice the spacing in one direction (`axis` 0: the lines y = k, as in
+    `line_fractions`) stands out, and where its first line is (in the grid's units). Its lines are at either
+    parity of the grid's own, the first up to ten lines before it; placements reaching past the horizon are
+    skipped. How well: mean support of its ten lines minus that of the nine halfway between them. At half the
+    real spacing that is the real grid, well above its squares' middles; at the real spacing, half its lines are
+    beyond the board, no better than their middles."""
+    positions = np.arange(-10.0, 20.0)
+    pts, aside = _axis_lines(positions, axis, 2 * _OFF)
+    seen: NDArray[np.bool_] = np.all(_in_front(homography, pts).reshape(len(positions), -1), axis=1)
+    line_like = _line_like(gray, homography, pts, aside).reshape(len(positions), -1).mean(axis=1)
+    best = (-1.0, 0.0)
+    for first in range(12):  # the first line at positions[first]: -10 .. 1
+        lines, middles = first + 2 * np.arange(10), first + 1 + 2 * np.arange(9)
+        if seen[lines].all() and seen[middles].all():
+            contrast = float(line_like[lines].mean() - line_like[middles].mean())
+            best = max(best, (contrast, float(positions[first])))
+    return best
 
 
 def _clockwise(corners: FloatArray) -> FloatArray:
@@ -244,11 +292,13 @@ def _clockwise(corners: FloatArray) -> FloatArray:
     return np.roll(ordered, -int(np.argmin(ordered.sum(axis=1))), axis=0)
 
 
-def _best_shift(gray: Image, corners: FloatArray) -> tuple[FloatArray, FloatArray]:
+def _best_shift(gray: Image, corners: FloatArray, margin: float = 0.0) -> tuple[FloatArray, FloatArray]:
     """The grid, or the grid moved by one line along either axis, whichever has the best line support (the
-    equal-spacing search can take the board's rim for the outer line and miss the real one)."""
+    equal-spacing search can take the board's rim for the outer line and miss the real one); a move must beat
+    the grid where it is in its weakest line and by `margin` in mean support."""
     homography = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
-    best = (corners, line_fractions(gray, corners))
+    here = line_fractions(gray, corners)
+    best = (corners, here)
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
             if dx == dy == 0:
@@ -256,6 +306,8 @@ def _best_shift(gray: Image, corners: FloatArray) -> tuple[FloatArray, FloatArra
             moved = (GRID_CORNERS + np.array([dx, dy], dtype=np.float64)).reshape(-1, 1, 2)
             candidate = cv2.perspectiveTransform(moved, homography).reshape(4, 2).astype(np.float64)
             fractions = line_fractions(gray, candidate)
+            if fractions.mean() <= here.mean() + margin:
+                continue
             if fractions.min() > best[1].min() and fractions.mean() > best[1].mean():
                 best = (candidate, fractions)
     return best
@@ -287,20 +339,44 @@ def line_fractions(gray: Image, corners: FloatArray, samples: int = 40) -> Float
     """Per grid line (10 across the files, then 10 along), the fraction of sampled points that look like a
     line: darker by a few gray levels than the points 0.08 square to either side."""
     matrix = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
+    positions = np.arange(10, dtype=np.float64)
+    rows, rows_aside = _axis_lines(positions, 0, _OFF, samples)
+    cols, cols_aside = _axis_lines(positions, 1, _OFF, samples)
+    pts, aside = np.concatenate([rows, cols]), np.concatenate([rows_aside, cols_aside])
+    line_like = _line_like(gray, np.asarray(matrix, dtype=np.float64), pts, aside)
+    return np.asarray(line_like.reshape(20, samples).mean(axis=1), dtype=np.float64)
+
+
+def _axis_lines(positions: FloatArray, axis: int, off: float, samples: int = 40) -> tuple[FloatArray, FloatArray]:
+    """Grid points sampled along the lines y = p (axis 0) or x = p (axis 1) for p in `positions`, from 0 to 9
+    (line by line), and for each the step across its line to the points `off` beside it."""
     t = (np.arange(samples) + 0.5) * 9.0 / samples
-    tt, kk = np.meshgrid(t, np.arange(10, dtype=np.float64))
-    sets = []
-    for delta in (0.0, -_OFF, _OFF):
-        rows = np.stack([tt.ravel(), (kk + delta).ravel()], axis=1)  # lines y = k
-        cols = rows[:, ::-1]  # lines x = k
-        sets.append(np.concatenate([rows, cols]))
-    pts = np.concatenate(sets).reshape(-1, 1, 2)
-    img_pts = cv2.perspectiveTransform(pts, matrix).reshape(-1, 2)
+    tt, kk = np.meshgrid(t, positions)
+    pts = np.stack([tt.ravel(), kk.ravel()], axis=1)
+    aside = np.tile([0.0, off], (len(pts), 1))
+    return (pts, aside) if axis == 0 else (pts[:, ::-1].copy(), aside[:, ::-1].copy())
+
+
+def _in_front(homography: FloatArray, pts: FloatArray) -> NDArray[np.bool_]:
+    """Which grid points lie on the grid's side of the horizon (their image is not the mirror of a point behind
+    the camera)."""
+    w = pts @ homography[2, :2] + homography[2, 2]
+    centre = float(homography[2, :2] @ np.array([4.5, 4.5]) + homography[2, 2])
+    return np.asarray(w * centre > 0, dtype=np.bool_)
+
+
+def _line_like(gray: Image, homography: FloatArray, pts: FloatArray, aside: FloatArray) -> NDArray[np.bool_]:
+    """Whether each grid point looks like a point on a dark line: the darkest pixel near it darker by a few gray
+    levels than both points `aside` either side, which must agree (noise does not). False outside the picture
+    or beyond the horizon."""
+    grid_pts = np.concatenate([pts, pts - aside, pts + aside])
+    img_pts = cv2.perspectiveTransform(grid_pts.reshape(-1, 1, 2), homography).reshape(-1, 2)
     h, w = gray.shape[:2]
     xi = np.clip(np.round(img_pts[:, 0]).astype(int), 0, w - 1)
     yi = np.clip(np.round(img_pts[:, 1]).astype(int), 0, h - 1)
     inside = (img_pts[:, 0] >= 0) & (img_pts[:, 0] < w) & (img_pts[:, 1] >= 0) & (img_pts[:, 1] < h)
-    n = len(img_pts) // 3
+    inside &= _in_front(homography, grid_pts)
+    n = len(pts)
     x0, x1 = max(0, int(xi.min()) - 1), min(w, int(xi.max()) + 2)
     y0, y1 = max(0, int(yi.min()) - 1), min(h, int(yi.max()) + 2)
     eroded = cv2.erode(gray[y0:y1, x0:x1], np.ones((3, 3), np.uint8))
@@ -310,8 +386,7 @@ def line_fractions(gray: Image, corners: FloatArray, samples: int = 40) -> Float
     v_b = gray[yi[2 * n :], xi[2 * n :]].astype(np.int16)  # which must agree (noise does not)
     ok = inside[:n] & inside[n : 2 * n] & inside[2 * n :]
     dip = np.minimum(v_a, v_b) - v_on
-    line_like = (dip > 3) & (np.abs(v_a - v_b) < dip) & ok
-    return np.asarray(line_like.reshape(20, samples).mean(axis=1), dtype=np.float64)
+    return np.asarray((dip > 3) & (np.abs(v_a - v_b) < dip) & ok, dtype=np.bool_)
 
 
 def supported(fractions: FloatArray) -> bool:
