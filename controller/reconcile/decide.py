@@ -19,7 +19,13 @@ import cshogi
 import numpy as np
 
 from controller.reconcile.diagnose import explain_against, explain_mismatch, hands_sentences, unclear_sentence
-from controller.reconcile.drop_kinds import corner_lance, kind_by_habits, kinds_told_by_stand, taken_drop_unsure
+from controller.reconcile.drop_kinds import (
+    corner_lance,
+    kind_by_habits,
+    kind_untold,
+    kinds_told_by_stand,
+    taken_drop_unsure,
+)
 from controller.reconcile.evidence import Evidence
 from controller.reconcile.habits import ReadingHabits
 from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares
@@ -128,11 +134,12 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     contenders = [*contenders, *told]  # the board says one kind, the dropper's stand another: ask
     lance_on_corner = corner_lance(scorer, best)
     decided = None if lance_on_corner else kind_by_habits(game.habits, scorer, ranked, contenders, config)
-    if decided is not None:
+    if decided is not None and not kind_untold(scorer, decided[0], game.habits, config):
         return _clear_winner(game, decided[0], decided[1], scorer, ranked)
     unsure_kind = (
         lance_on_corner
         or scorer.kind_unread(best)
+        or kind_untold(scorer, best, game.habits, config)
         or (game.habits is not None and scorer.kind_confusable(best, game.habits))
         or taken_drop_unsure(game.board, best)
     )

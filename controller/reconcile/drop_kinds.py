@@ -1,14 +1,16 @@
 """Doubts about a dropped piece's kind, for the decision (`controller.reconcile.decide`): when the reader's habits
 on this set tell the kind clearly, which other kinds the dropper's stand tells, and when a read kind is no proof
-(a lance on a corner, a drop taken at once).
+(a lance on a corner, a drop taken at once, a kind the read does not tell firmly and the habits cannot tell
+from another).
 
-Owns: `kind_by_habits`, `kinds_told_by_stand`, `stand_tells`, `corner_lance`, `taken_drop_unsure`.
+Owns: `kind_by_habits`, `kinds_told_by_stand`, `stand_tells`, `corner_lance`, `taken_drop_unsure`, `kind_untold`.
 """
 
 from __future__ import annotations
 
 import cshogi
 import numpy as np
+import numpy.typing as npt
 
 from controller.reconcile.habits import DECIDING_SQUARE_FRAMES, ReadingHabits
 from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares, held_labels
@@ -119,3 +121,59 @@ def taken_drop_unsure(board: cshogi.Board, best: Hypothesis) -> bool:
         if best.takeback or sum(1 for count in board.pieces_in_hand[side] if count) > 1:
             return True
     return False
+
+
+def kind_untold(scorer: Scorer, best: Hypothesis, habits: ReadingHabits | None, config: ReconcileConfig) -> bool:
+    """`best` drops a piece whose kind nothing tells firmly: its player held other kinds it could drop there, the
+    dropper's stand does not confirm the kind, neither the read (`read_lead`) nor its fit to the habits' mean rows
+    (`ReadingHabits.likelihood`) puts it `drop_kind_margin` ahead of every other held kind, and by the habits the
+    read is not `habit_margin` more typical of it than of some other held kind (`typical_lead`). Benchmark game 17
+    with the one-ink fine-tune committed S*2i for R*2i: gote's rook on 2i read 87-90 % silver, 4-8 % rook, 5 %
+    horse, its stand out of view; the silver led by 2.7-3.2 as read and 3.0-3.6 by the mean rows' fit
+    (`kind_by_habits` decided it), but a silver of that set never showed more than a trace of rook (0.2 % on
+    average at most) while its rook showed 1.3 % silver: by the habits the read was as unlike one kind as the
+    other (typical lead -0.6 to 0.8)."""
+    labels = best.labels()
+    for square in dropped_squares(best.moves):
+        label = int(labels[square])
+        others = [k for k in held_labels(label, best.hands, square, labels) if k != label]
+        if habits is None or not others or scorer.stand_confirms(label, best.hands, square, labels):
+            continue
+        row = np.exp(scorer.evidence.log_probs[square])
+        fit = habits.likelihood(row, label) - max(habits.likelihood(row, k) for k in others)
+        if max(read_lead(scorer, square, label, others), fit) >= config.drop_kind_margin:
+            continue
+        for other in others:
+            lead = typical_lead(habits, row, label, other, config.probability_floor)
+            if lead is not None and lead < config.habit_margin:
+                return True
+    return False
+
+
+def read_lead(scorer: Scorer, square: int, label: int, others: list[int]) -> float:
+    """Log-odds of `label`'s kind over the likeliest of `others`' kinds on `square`, as read (each kind's
+    probability summed over both owners: who dropped the piece comes from the game; probabilities clipped at
+    `probability_floor`)."""
+    probs = np.exp(scorer.evidence.log_probs[square])
+    kinds = probs[:14] + probs[14:28]
+    floor = scorer.config.probability_floor
+    rival = max(float(kinds[k % 14]) for k in others)
+    return float(np.log(max(float(kinds[label % 14]), floor)) - np.log(max(rival, floor)))
+
+
+def typical_lead(
+    habits: ReadingHabits, row: npt.NDArray[np.float64], label: int, other: int, floor: float
+) -> float | None:
+    """How much more typical the read `row` is of `label` than of `other` by the habits, in log-odds; None while
+    the habits know either too little. By Markov's inequality, squares of a kind whose mean probability of label j
+    is m give j a probability of x or more at most m / x of the time: a `label` piece shows `other` as much as the
+    read does at most m_label[other] / row[other] of the time, an `other` piece shows `label` as much at most
+    m_other[label] / row[label] (each bound capped at 1, means floored at `floor`). Unlike the mean rows' fit
+    (`ReadingHabits.likelihood`), which weighs each label by how much of the read it holds, a trace of a kind
+    that the other kind never shows counts as much as it tells."""
+    mine, theirs = habits.mean(label), habits.mean(other)
+    if mine is None or theirs is None:
+        return None
+    as_mine = min(1.0, max(float(mine[other]), floor) / max(float(row[other]), floor))
+    as_theirs = min(1.0, max(float(theirs[label]), floor) / max(float(row[label]), floor))
+    return float(np.log(as_mine) - np.log(as_theirs))

@@ -167,6 +167,14 @@ class ReconcileConfig:
             to stand without a question); >= commit_margin. Habits are per kind, not per square or pose, so a thin
             lead is no proof: leads of 2.4-2.6 committed a lance for a rook on a development game (2.0 for a bishop
             on a benchmark game); a clear read (0.9) of a kind with plain odds elsewhere leads by about 3.3.
+        drop_kind_margin: how far a dropped piece's kind must lead every other kind its player held, as read
+            (log-odds) or by its fit to the habits' mean rows, to need no other proof when the dropper's stand
+            does not confirm it; short of that, a read the habits find about as typical of another held kind
+            (within habit_margin) is asked (`controller.reconcile.drop_kinds.kind_untold`); >= habit_margin. 4.6
+            is odds of 100 to 1: a false move is the worst outcome and a question is cheap. On the benchmark's
+            games (the shipped model: games 1-5 and 17; the one-ink fine-tune: game 17) each of the 79 drops
+            committed right while their player held other kinds led by 6.8 or more one way or the other; the
+            false S*2i (game 17, the fine-tune) by 2.7-3.2 as read and 3.0-3.6 by the fit.
         prune_margin: pairs of moves whose first or second move starts on a square showing no sign of change
             (evidence for its expected label this much ahead of any other) are not scored; >= commit_margin.
         mismatch_log_odds: a square contradicts an explanation when the reader finds another occupancy (empty,
@@ -209,6 +217,7 @@ class ReconcileConfig:
     agree_frames: int = 2
     commit_margin: float = 2.0
     habit_margin: float = 3.0
+    drop_kind_margin: float = 4.6
     prune_margin: float = 3.0
     mismatch_log_odds: float = 3.0
     unclear_probability: float = 0.6
@@ -235,8 +244,11 @@ class ReconcileConfig:
             raise ConfigError("window_frames and agree_frames must be at least 1")
         if self.commit_margin <= 0 or self.mismatch_log_odds <= 0:
             raise ConfigError("commit_margin and mismatch_log_odds must be positive")
-        if self.habit_margin < self.commit_margin:
-            raise ConfigError(f"habit_margin ({self.habit_margin}) must be >= commit_margin ({self.commit_margin})")
+        if not self.commit_margin <= self.habit_margin <= self.drop_kind_margin:
+            raise ConfigError(
+                f"commit_margin ({self.commit_margin}) <= habit_margin ({self.habit_margin}) <= drop_kind_margin "
+                f"({self.drop_kind_margin}) is required"
+            )
         if self.prune_margin < self.commit_margin:
             raise ConfigError(f"prune_margin ({self.prune_margin}) must be >= commit_margin ({self.commit_margin})")
         if not 0.0 < self.unclear_probability < 1.0 or not 0.0 <= self.hands_min_confidence <= 1.0:

@@ -58,6 +58,7 @@ def test_bad_observation_is_refused(change: dict, message: str) -> None:
     [
         ({"agree_frames": 0}, "at least 1"),
         ({"prune_margin": 1.0}, "prune_margin"),
+        ({"drop_kind_margin": 2.5}, "drop_kind_margin"),
         ({"unclear_probability": 1.0}, "unclear_probability"),
         ({"pair_penalty": -1.0}, "penalties"),
         ({"max_candidates": 1}, "max_candidates"),
