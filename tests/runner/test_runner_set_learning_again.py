@@ -317,10 +317,13 @@ def test_the_real_reader_reads_new_places_better_once_it_learnt_them() -> None:
     last (every piece placed anew), the corner rook is read right and fewer squares are read wrong than with the
     start alone. The promoted rook's face is learnt, but while other promoted faces are unseen the promoted
     faces are read by the generic classifier: whether a face is promoted reads exactly as before on every
-    square, and the promoted rook no worse (`vision.calibration._keep_unseen_mass`)."""
+    square, and the promoted rook no worse (`vision.calibration._keep_unseen_mass`). One cut per square
+    (`ReaderSettings.shifted_looks` off): shifted looks re-read the squares the calibration leaves unsure, so
+    which squares are re-read changes as the set is learnt, and the promoted share, kept exactly in each
+    reading, is then combined over other cuts."""
     from controller.sim import VirtualBoard, VirtualCamera
 
-    reader, start_frame, geometry, look = learning_reader_at_start(again=True)
+    reader, start_frame, geometry, look = learning_reader_at_start(again=True, shifted_looks=False)
     reader.read(start_frame)
     assert reader.start_confirmed(STARTPOS_SFEN)
     reader.settle(300.0)
