@@ -112,8 +112,9 @@ def find_board(image: Image) -> BoardGeometry | None:
         doubled = _doubled(small, corners, fractions, _PARITY_GAP)
         if doubled is not None:  # found at half the real spacing: the real grid is the one at twice the spacing
             corners, fractions = _polish(small, _clockwise(doubled))
-        if scale < 1:
-            if float(fractions.mean()) < _WORTH_VERIFYING or _aliased(small, corners, fractions, _PARITY_GAP):
+        if scale < 1:  # (a grid `_doubled` left alone is not aliased: only a replaced one is checked again)
+            aliased = doubled is not None and _aliased(small, corners, fractions, _PARITY_GAP)
+            if float(fractions.mean()) < _WORTH_VERIFYING or aliased:
                 continue
             corners, fractions = _full_scale(gray, corners / scale)
         if scale < 1 and float(fractions.mean()) >= _REFINE and not _accepted(judge, corners, fractions):

@@ -37,7 +37,7 @@ from vision.appearance import appearance_features
 from vision.board import BoardGeometry, Image, find_board
 from vision.classifier import MODEL_PATH, PieceClassifier, Prediction, softmax
 from vision.errors import CalibrationError
-from vision.labels import EMPTY, SQUARE_LABELS, labels_from_board_field
+from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, labels_from_board_field
 from vision.orientation import turns_for_side
 from vision.set_examples import MOVED_VARIANTS, Examples, examples
 from vision.set_models import SetModel, fit_appearance_model, fit_set_model, model_from_json, model_json
@@ -46,6 +46,11 @@ from vision.squares import crops_from_frame, rectified_board, square_crops
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
 FORMAT_VERSION = 4
 _PROMOTES = {"R", "B", "S", "N", "L", "P"}
+FLIPPED_BOARD = board_field_from_labels(
+    ["+" + label if label.upper() in _PROMOTES else label for label in labels_from_board_field(START_BOARD)]
+)
+"""The start position with every piece turned over in place (gold and king have no other face): what the second
+calibration photo shows."""
 LATER_VARIANTS = 24
 """Jittered copies of each square learnt from a later position (`position_examples`), as many as of the start's."""
 SET_WEIGHT = 1.0

@@ -57,7 +57,7 @@ def shifted_looks(
     if not len(unsure):
         return probs
     chosen = squares[unsure]
-    readings = np.stack([classify(square_crops(board, shift)[chosen]) for shift in SHIFTS])
+    readings = np.stack([classify(square_crops(board, shift, chosen.tolist())) for shift in SHIFTS])
     logs = np.log(np.maximum(np.concatenate([probs[unsure][None], readings]), 1e-12)).mean(axis=0)
     out = probs.copy()
     out[unsure] = softmax(logs)

@@ -8,6 +8,8 @@ from sente, whatever the board's rotation in the image.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -37,18 +39,20 @@ def rectified_board(image: Image, geometry: BoardGeometry) -> Image:
     return np.asarray(warped, dtype=np.uint8)
 
 
-def square_crops(board: Image, shift: tuple[int, int] = (0, 0)) -> Image:
-    """81 crops (81 × CROP × CROP × channels) in SFEN order from a rectified board, optionally cut `shift`
-    pixels (x, y) off their places (at most a few pixels; the board's edge pixels are repeated)."""
+def square_crops(board: Image, shift: tuple[int, int] = (0, 0), squares: Sequence[int] | None = None) -> Image:
+    """81 crops (81 × CROP × CROP × channels) in SFEN order from a rectified board, or those of `squares` (SFEN-order
+    indices) in their order, optionally cut `shift` pixels (x, y) off their places (at most a few pixels; the
+    board's edge pixels are repeated)."""
     dx, dy = shift
     reach = max(abs(dx), abs(dy))
     if reach:
         board = cv2.copyMakeBorder(board, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
-    crops = np.empty((81, CROP, CROP, *board.shape[2:]), dtype=np.uint8)
-    for index in range(81):
+    chosen = range(81) if squares is None else squares
+    crops = np.empty((len(chosen), CROP, CROP, *board.shape[2:]), dtype=np.uint8)
+    for n, index in enumerate(chosen):
         row, col = divmod(index, 9)
         x0, y0 = round(col * CELL) + reach + dx, round(row * CELL) + reach + dy
-        crops[index] = board[y0 : y0 + CROP, x0 : x0 + CROP]
+        crops[n] = board[y0 : y0 + CROP, x0 : x0 + CROP]
     return crops
 
 

@@ -301,21 +301,15 @@ def calibrated_accuracy(
     other positions: `--calibrated-n` frames under other random poses and light, and as many of the same rig."""
     import numpy as np
 
-    from vision.calibration import START_BOARD, calibrate
-    from vision.labels import EMPTY, board_field_from_labels, labels_from_board_field
+    from vision.calibration import FLIPPED_BOARD, START_BOARD, calibrate
     from vision.orientation import sente_direction
     from vision.render import RenderOptions, render_position, render_scene, scene_from_sfen
 
     if args.calibrated_n <= 0:
         return None
-    flipped = [
-        lab if lab == EMPTY or lab.upper() in ("K", "G") else "+" + lab for lab in labels_from_board_field(START_BOARD)
-    ]
     opts = RenderOptions(style=style, seed=args.seed + 77, size=size)
     start = render_position(START_BOARD + " b -", opts)
-    turned = render_position(
-        board_field_from_labels(flipped) + " b -", RenderOptions(**{**opts.__dict__, "pose": start.pose})
-    )
+    turned = render_position(FLIPPED_BOARD + " b -", RenderOptions(**{**opts.__dict__, "pose": start.pose}))
     calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
     tallies = {name: (Tally(), Tally()) for name in ("other", "rig")}
     read_ms: list[tuple[float, float]] = []

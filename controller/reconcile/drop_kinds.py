@@ -141,7 +141,7 @@ def kind_untold(scorer: Scorer, best: Hypothesis, habits: ReadingHabits | None, 
             continue
         row = np.exp(scorer.evidence.log_probs[square])
         fit = habits.likelihood(row, label) - max(habits.likelihood(row, k) for k in others)
-        if max(read_lead(scorer, square, label, others), fit) >= config.drop_kind_margin:
+        if max(read_lead(row, label, others, config.probability_floor), fit) >= config.drop_kind_margin:
             continue
         for other in others:
             lead = typical_lead(habits, row, label, other, config.probability_floor)
@@ -150,13 +150,11 @@ def kind_untold(scorer: Scorer, best: Hypothesis, habits: ReadingHabits | None, 
     return False
 
 
-def read_lead(scorer: Scorer, square: int, label: int, others: list[int]) -> float:
-    """Log-odds of `label`'s kind over the likeliest of `others`' kinds on `square`, as read (each kind's
-    probability summed over both owners: who dropped the piece comes from the game; probabilities clipped at
-    `probability_floor`)."""
-    probs = np.exp(scorer.evidence.log_probs[square])
-    kinds = probs[:14] + probs[14:28]
-    floor = scorer.config.probability_floor
+def read_lead(row: npt.NDArray[np.float64], label: int, others: list[int], floor: float) -> float:
+    """Log-odds of `label`'s kind over the likeliest of `others`' kinds in a square's read probabilities `row`
+    (each kind's probability summed over both owners: who dropped the piece comes from the game; probabilities
+    clipped at `floor`)."""
+    kinds = row[:14] + row[14:28]
     rival = max(float(kinds[k % 14]) for k in others)
     return float(np.log(max(float(kinds[label % 14]), floor)) - np.log(max(rival, floor)))
 

@@ -20,10 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.calibration import START_BOARD, Calibration, calibrate
+from vision.calibration import FLIPPED_BOARD, START_BOARD, Calibration, calibrate
 from vision.classifier import PieceClassifier
 from vision.errors import CalibrationError
-from vision.labels import EMPTY, board_field_from_labels, labels_from_board_field
 from vision.render import Rendered, RenderOptions
 from vision.train.dev_eval import Tally, dev_dirs, read_frame, report
 
@@ -36,12 +35,6 @@ class Figures:
     calibrated: Tally = field(default_factory=Tally)
 
 
-def _flipped_board() -> str:
-    labels = labels_from_board_field(START_BOARD)
-    turned = [lab if lab == EMPTY or lab.upper() in ("K", "G") else "+" + lab for lab in labels]
-    return board_field_from_labels(turned)
-
-
 def calibrate_on_rig(classifier: PieceClassifier, options: RenderOptions) -> tuple[Calibration, Rendered]:
     """Calibrate on a start and a flipped photo rendered with `options` (the rig); the start photo too."""
     from vision.orientation import sente_direction
@@ -49,7 +42,7 @@ def calibrate_on_rig(classifier: PieceClassifier, options: RenderOptions) -> tup
 
     start = render_position(START_BOARD + " b -", options)
     rig = RenderOptions(**{**options.__dict__, "pose": start.pose})
-    turned = render_position(_flipped_board() + " b -", rig)
+    turned = render_position(FLIPPED_BOARD + " b -", rig)
     calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
     return calibration, start
 
@@ -58,6 +51,7 @@ def evaluate_style(
     classifier: PieceClassifier,
     style: str,
     style_dir: Path | None,
+    games: list[list[str]],
     *,
     n: int,
     seed: int,
@@ -65,11 +59,11 @@ def evaluate_style(
     shifted_looks: bool = True,
 ) -> None:
     """Calibrate on one style and read `n` rig frames and `n` other frames with and without the calibration (each
-    style its own rig: camera pose, board and light from the seed and the style's name)."""
+    style its own rig: camera pose, board and light from the seed and the style's name); positions are random
+    prefixes of `games` (USI moves)."""
     from vision.render import render_scene, scene_from_sfen
-    from vision.train.rendered import GAMES, random_sfen
+    from vision.train.rendered import random_sfen
 
-    games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
     salt = sum(style.encode())
     rng = np.random.default_rng([seed, salt])
     base = RenderOptions(style=style, seed=seed * 1000 + salt, size=(960, 720), style_dir=style_dir)
@@ -93,23 +87,31 @@ def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     import cv2
 
+    from vision.train.rendered import GAMES
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", choices=("proxy", "one", "plain", "none"), default="plain")
     parser.add_argument("--style", action="append", default=[], help="a shipped training style (repeatable)")
     parser.add_argument("--n", type=int, default=12, help="frames of each family per style")
     parser.add_argument("--seed", type=int, default=91)
     parser.add_argument("--model", type=Path, help="classifier ONNX (default: the shipped model)")
-    parser.add_argument("--no-shifted-looks", action="store_true", help="one cut per square (vision.shifted_looks off)")
+    parser.add_argument(
+        "--no-shifted-looks",
+        dest="shifted_looks",
+        action="store_false",
+        help="one cut per square (vision.shifted_looks off)",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
     styles: dict[str, Path | None] = {s: None for s in args.style}
     if args.family != "none":
         styles |= {s: d for s, d in dev_dirs(args.family).items() if s.endswith("_v0")}
+    games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
     figures = {"rig": Figures(), "other": Figures()}
     for style, folder in sorted(styles.items()):
-        looks = not args.no_shifted_looks
-        evaluate_style(classifier, style, folder, n=args.n, seed=args.seed, figures=figures, shifted_looks=looks)
+        looks = args.shifted_looks
+        evaluate_style(classifier, style, folder, games, n=args.n, seed=args.seed, figures=figures, shifted_looks=looks)
         print(f"{style} done", flush=True)
     for family, fig in figures.items():
         print(f"== {family} frames: generic")
