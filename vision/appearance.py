@@ -65,9 +65,10 @@ def hog(maps: NDArray[np.float32]) -> NDArray[np.float32]:
     np.subtract(maps[:, 2:, :], maps[:, :-2, :], out=gy[:, 1:-1, :])
     cut = (slice(None), slice(0, rows * CELL_PX), slice(0, cols * CELL_PX))
     gx, gy = gx[cut].ravel(), gy[cut].ravel()
-    magnitude = np.sqrt(gx * gx + gy * gy)
-    angle = np.arctan2(gy, gx)
-    np.add(angle, np.float32(np.pi), out=angle, where=angle < 0)
+    # OpenCV's polar form: about 40 times quicker than numpy's float32 arctan2 (0.14 against 5.7 ms for a
+    # board's 81 crops here), angles within 0.01 degree of it; 0..2 pi, folded onto 0..pi (unsigned)
+    magnitude, angle = (np.asarray(a, dtype=np.float32).ravel() for a in cv2.cartToPolar(gx, gy))
+    np.subtract(angle, np.float32(np.pi), out=angle, where=angle >= np.pi)
     angle *= np.float32(BINS / np.pi)
     angle -= np.float32(0.5)  # -0.5..8.5: bin -1 is bin 8, bin 9 is bin 0
     low = np.floor(angle)

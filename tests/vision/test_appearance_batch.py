@@ -59,8 +59,9 @@ def test_ink_maps_of_a_batch_are_each_crops_own_black_hat() -> None:
 
 
 def test_hog_matches_the_pixel_by_pixel_definition() -> None:
-    """The vectorised HOG equals a pixel-by-pixel one (to float rounding) on maps with ragged edges, flat
-    regions (no gradient) and horizontal edges (angles of exactly 0 and pi)."""
+    """The vectorised HOG equals a pixel-by-pixel one on maps with ragged edges, flat regions (no gradient) and
+    horizontal edges (angles of exactly 0 and pi), to OpenCV's angle accuracy (its polar form gives angles within
+    about 0.01 degree: 2e-4 in a normalised block, against values of 0.01-0.2)."""
     rng = np.random.default_rng(3)
     maps = rng.integers(0, 60, (3, 26, 35)).astype(np.float32)
     maps[1, :, :] = 7.0
@@ -68,7 +69,7 @@ def test_hog_matches_the_pixel_by_pixel_definition() -> None:
     maps[2, :, 17:] = 0.0  # a vertical edge: angles of 0 and pi
     fast = hog(maps)
     for k in range(len(maps)):
-        assert np.allclose(fast[k], _plain_hog(maps[k]), atol=1e-5)
+        assert np.allclose(fast[k], _plain_hog(maps[k]), atol=2e-4)
 
 
 def test_features_of_a_crop_do_not_depend_on_its_batch() -> None:
