@@ -277,16 +277,22 @@ def time_motion_gate(image: Any) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
-class CalibratedFigures:
-    """Square accuracy on one style before and after calibrating on it: frames under other poses and light, and
-    frames of the same rig (the calibration photos' camera pose, board and light; the real use)."""
+class CalibratedFamily:
+    """Square accuracy of one family of frames read without and with the calibration."""
 
     generic: float
     calibrated: float
     frames: int
-    rig_generic: float
-    rig_calibrated: float
-    rig_frames: int
+
+
+@dataclass(frozen=True)
+class CalibratedFigures:
+    """Square accuracy on one style before and after calibrating on it, by family of frames: `rig` (the
+    calibration photos' camera pose, board and light: the real use), `other` (the same set under other poses,
+    boards and light), `other set` (the same frames' positions and cameras, each its own set of the style's
+    artwork: other piece size, wood tone and grain, which the calibration never saw)."""
+
+    families: dict[str, CalibratedFamily]
     power: float
     read_ms: float
     """Median milliseconds of a calibrated read (grid checked), one core."""
@@ -294,11 +300,16 @@ class CalibratedFigures:
     """Median CPU milliseconds of the same reads."""
 
 
+CALIBRATED_FAMILIES = ("rig", "other", "other set")
+
+
 def calibrated_accuracy(
     args: argparse.Namespace, games: list[list[str]], classifier: Any, style: str, *, size: tuple[int, int], rng: Any
 ) -> CalibratedFigures | None:
-    """Calibrate on a start and a flipped photo of one style, then score generic and calibrated reads on frames of
-    other positions: `--calibrated-n` frames under other random poses and light, and as many of the same rig."""
+    """Calibrate on a start and a flipped photo of one set of one style (`RenderOptions.set_seed`), then score
+    generic and calibrated reads on frames of other positions: `--calibrated-n` frames of each family of
+    `CalibratedFigures` (the `other set` frame of each `other` frame shows the same position under the same
+    camera seed)."""
     import numpy as np
 
     from vision.calibration import FLIPPED_BOARD, START_BOARD, calibrate
@@ -307,31 +318,33 @@ def calibrated_accuracy(
 
     if args.calibrated_n <= 0:
         return None
-    opts = RenderOptions(style=style, seed=args.seed + 77, size=size)
+    own_set = args.seed + 77
+    opts = RenderOptions(style=style, seed=args.seed + 77, size=size, set_seed=own_set)
     start = render_position(START_BOARD + " b -", opts)
     turned = render_position(FLIPPED_BOARD + " b -", RenderOptions(**{**opts.__dict__, "pose": start.pose}))
     calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
-    tallies = {name: (Tally(), Tally()) for name in ("other", "rig")}
+    tallies = {name: (Tally(), Tally()) for name in CALIBRATED_FAMILIES}
     read_ms: list[tuple[float, float]] = []
     rig = RenderOptions(**{**opts.__dict__, "pose": start.pose})
+    readers = (classifier, calibration)
     for i in range(args.calibrated_n):
-        other = render_position(
-            random_position(games, rng), RenderOptions(style=style, seed=args.seed * 5000 + i, size=size)
-        )
-        _score_calibrated(args, (classifier, calibration), other, tallies["other"], read_ms)
+        sfen = random_position(games, rng)
+        for family, set_seed in (("other", own_set), ("other set", None)):
+            frame_options = RenderOptions(style=style, seed=args.seed * 5000 + i, size=size, set_seed=set_seed)
+            _score_calibrated(args, readers, render_position(sfen, frame_options), tallies[family], read_ms)
         # the rig's board, light and camera; the pieces sit as they fall (their own jitter)
         scene = scene_from_sfen(random_position(games, rng), np.random.default_rng([args.seed, 6000 + i]))
-        _score_calibrated(args, (classifier, calibration), render_scene(scene, rig), tallies["rig"], read_ms)
-    (plain, tuned), (rig_plain, rig_tuned) = tallies["other"], tallies["rig"]
-    if not tuned.squares or not rig_tuned.squares:
+        _score_calibrated(args, readers, render_scene(scene, rig), tallies["rig"], read_ms)
+    if not all(tuned.squares for _, tuned in tallies.values()):
         return None
+    families = {
+        name: CalibratedFamily(
+            plain.squares_right / max(plain.squares, 1), tuned.squares_right / tuned.squares, tuned.boards
+        )
+        for name, (plain, tuned) in tallies.items()
+    }
     return CalibratedFigures(
-        plain.squares_right / max(plain.squares, 1),
-        tuned.squares_right / tuned.squares,
-        tuned.boards,
-        rig_plain.squares_right / max(rig_plain.squares, 1),
-        rig_tuned.squares_right / rig_tuned.squares,
-        rig_tuned.boards,
+        families,
         calibration.generic_power,
         statistics.median(ms for ms, _ in read_ms) if read_ms else float("nan"),
         statistics.median(cpu for _, cpu in read_ms) if read_ms else float("nan"),
@@ -418,13 +431,27 @@ def report(
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (maxrss):   {peak_mb:.0f} MB  (whole process, renderer included)")
     if calibrated is not None:
-        c = calibrated
+        report_calibrated(styles[0], calibrated)
+
+
+_FAMILY_WORDS = {
+    "other": "the calibrated set under other poses, boards and light",
+    "rig": "the calibration photos' pose, board and light",
+    "other set": "the same positions and cameras as 'other', each frame its own set of the artwork (other piece"
+    " size, wood tone and grain): not the set calibrated on",
+}
+
+
+def report_calibrated(style: str, c: CalibratedFigures) -> None:
+    """Print the calibrated figures, a line per family of frames."""
+    names = {"other": f"calibrated ({style}):", "rig": "calibrated, same rig:", "other set": "calibrated, other sets:"}
+    for family in ("other", "rig", "other set"):
+        f = c.families[family]
         print(
-            f"calibrated ({styles[0]}): square accuracy {100 * c.calibrated:.3f} % vs generic {100 * c.generic:.3f} %"
-            f" ({c.frames} frames, other poses and light; generic classifier's power on this set {c.power:.2f})"
+            f"{names[family]:<23} square accuracy {100 * f.calibrated:.3f} % vs generic {100 * f.generic:.3f} %"
+            f" ({f.frames} frames: {_FAMILY_WORDS[family]})"
         )
-        print(
-            f"calibrated, same rig:   square accuracy {100 * c.rig_calibrated:.3f} % vs generic"
-            f" {100 * c.rig_generic:.3f} % ({c.rig_frames} frames: the calibration photos' pose, board and light);"
-            f" ms per calibrated read: median {c.read_ms:.1f}, CPU median {c.read_cpu_ms:.1f}"
-        )
+    print(
+        f"calibrated reads:       ms median {c.read_ms:.1f}, CPU median {c.read_cpu_ms:.1f}; generic classifier's"
+        f" power on this set {c.power:.2f}"
+    )

@@ -75,6 +75,10 @@ class RenderOptions:
     style_dir: Path | None = None
     """A folder of sprites to draw instead of the shipped style (training data, e.g. faces drawn from fonts;
     `style` then only names them). Off by default: the shipped styles."""
+    set_seed: int | None = None
+    """The piece set's own make (its pieces' size, wood tone and grain, which side's king is written 玉), drawn
+    from this seed: frames that give the same `set_seed` show one physical set (as a calibrated set is, under
+    other cameras, boards and light). None (the default): drawn from the frame's `seed`, every seed its own set."""
 
     def __post_init__(self) -> None:
         w, h = self.size
@@ -195,10 +199,8 @@ def _piece_draws(
     light: Light,
 ) -> list[PieceDraw]:
     """Every piece to draw (board, stands, air), farthest from the camera first, lifted ones last."""
-    set_scale = float(rng.uniform(0.78, 1.0))
-    gyoku_side = bool(rng.integers(2))
-    tint = PieceTone.random(rng)
-    grain = _piece_grain(rng)
+    make = set_make(options, rng)
+    set_scale, gyoku_side, tint, grain = make.scale, make.gyoku_side, make.tint, make.grain
     toned: dict[str, Sprite] = {}
     out: list[tuple[float, PieceDraw]] = []
     foot = np.array(camera.foot())
@@ -227,6 +229,31 @@ def _piece_draws(
             add(label, centre, angle, 0.0)
     out.sort(key=lambda item: item[0])
     return [d for _, d in out]
+
+
+_SET_SALT = 7411
+"""Mixed into `RenderOptions.set_seed` (a set seed equal to a frame seed does not repeat that frame's draws)."""
+
+
+@dataclass(frozen=True)
+class SetMake:
+    """What one physical piece set is: its pieces' size (a factor on the standard sizes), which side's king is
+    written 玉 (True: sente's), its wood tone (per-channel factors) and grain (factors about 1, sprite-sized)."""
+
+    scale: float
+    gyoku_side: bool
+    tint: tuple[float, float, float]
+    grain: np.ndarray
+
+
+def set_make(options: RenderOptions, rng: np.random.Generator) -> SetMake:
+    """The set a frame shows: drawn from `options.set_seed` when given (the same in every frame that gives it),
+    else from the frame's own random stream `rng`."""
+    make = rng if options.set_seed is None else np.random.default_rng([options.set_seed, _SET_SALT])
+    scale = float(make.uniform(0.78, 1.0))
+    gyoku_side = bool(make.integers(2))
+    tint = PieceTone.random(make)
+    return SetMake(scale, gyoku_side, tint, _piece_grain(make))
 
 
 def _piece_grain(rng: np.random.Generator) -> np.ndarray:

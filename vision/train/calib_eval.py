@@ -5,9 +5,10 @@ scores).
 For each development style (the first variant of each font of a `dev_eval` family, and any `--style` of the
 shipped artwork), the reader is calibrated on a start photo and a flipped photo (every piece turned over) taken
 with one rig (camera pose, board, light), then reads frames of real game positions: `--n` frames of that rig
-(the pieces set down anew) and `--n` frames under other random poses, boards and light. Prints, for each family
-of frames, square and board accuracy with and without the calibration, the calibrated errors by camera tilt and
-by style, and which kinds are read as which (owner ignored): where the calibration still fails.
+(the pieces set down anew) and `--n` frames under other random poses, boards and light, always of the same
+physical set (`--other-sets`: each frame its own set of the artwork: other size, wood tone, grain). Prints, for
+each family of frames, square and board accuracy with and without the calibration, the calibrated errors by
+camera tilt and by style, and which kinds are read as which (owner ignored): where the calibration still fails.
 
     .venv/bin/python -m vision.train.calib_eval --family plain --n 12 [--model PATH] [--style kanji_light]
 """
@@ -57,16 +58,19 @@ def evaluate_style(
     seed: int,
     figures: dict[str, Figures],
     shifted_looks: bool = True,
+    other_sets: bool = False,
 ) -> None:
     """Calibrate on one style and read `n` rig frames and `n` other frames with and without the calibration (each
     style its own rig: camera pose, board and light from the seed and the style's name); positions are random
-    prefixes of `games` (USI moves)."""
+    prefixes of `games` (USI moves). Every frame shows the calibrated set itself (`RenderOptions.set_seed`: its
+    pieces' size, wood tone and grain); `other_sets`: each frame its own set of the same artwork, as before."""
     from vision.render import render_scene, scene_from_sfen
     from vision.train.rendered import random_sfen
 
     salt = sum(style.encode())
     rng = np.random.default_rng([seed, salt])
-    base = RenderOptions(style=style, seed=seed * 1000 + salt, size=(960, 720), style_dir=style_dir)
+    set_seed = None if other_sets else seed * 1000 + salt  # one physical set in every frame of the style
+    base = RenderOptions(style=style, seed=seed * 1000 + salt, size=(960, 720), style_dir=style_dir, set_seed=set_seed)
     try:
         calibration, start = calibrate_on_rig(classifier, base)
     except CalibrationError as exc:
@@ -75,7 +79,9 @@ def evaluate_style(
     rig = RenderOptions(**{**base.__dict__, "pose": start.pose})
     for i in range(n):
         scene = scene_from_sfen(random_sfen(games, rng), np.random.default_rng([seed, 6000 + i]))
-        other = RenderOptions(style=style, seed=seed * 5000 + i, size=(960, 720), style_dir=style_dir)
+        other = RenderOptions(
+            style=style, seed=seed * 5000 + i, size=(960, 720), style_dir=style_dir, set_seed=set_seed
+        )
         frames = {"rig": render_scene(scene, rig), "other": render_scene(scene, other)}
         for family, frame in frames.items():
             tallies = (figures[family].generic, figures[family].calibrated)
@@ -101,6 +107,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="one cut per square (vision.shifted_looks off)",
     )
+    parser.add_argument(
+        "--other-sets",
+        action="store_true",
+        help="each frame its own set of the style's artwork (other size, tone, grain) instead of the calibrated set",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
@@ -111,7 +122,17 @@ def main(argv: list[str] | None = None) -> int:
     figures = {"rig": Figures(), "other": Figures()}
     for style, folder in sorted(styles.items()):
         looks = args.shifted_looks
-        evaluate_style(classifier, style, folder, games, n=args.n, seed=args.seed, figures=figures, shifted_looks=looks)
+        evaluate_style(
+            classifier,
+            style,
+            folder,
+            games,
+            n=args.n,
+            seed=args.seed,
+            figures=figures,
+            shifted_looks=looks,
+            other_sets=args.other_sets,
+        )
         print(f"{style} done", flush=True)
     for family, fig in figures.items():
         print(f"== {family} frames: generic")
