@@ -8,7 +8,7 @@ camera; that is exact for a flat face parallel to the board, so drawing on the p
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -47,13 +47,32 @@ class Light:
     """Board point (mm) where the lamp's mirror image lies: lacquered piece faces near it look washed out."""
     gloss_radius_mm: float = 100.0
     gloss_strength: float = 0.0
+    sheen_strength: float = 0.0
+    """How far the lamp's reflection turns the lacquered ink of faces near `gloss_at` silver (0 = never)."""
 
     def gloss(self, centre_mm: tuple[float, float]) -> float:
         """How much a piece face at `centre_mm` is washed towards white by the lamp's reflection (0..0.5)."""
-        if self.gloss_strength <= 0:
-            return 0.0
+        return self.gloss_strength * self._near(centre_mm) if self.gloss_strength > 0 else 0.0
+
+    def sheen(self, centre_mm: tuple[float, float]) -> float:
+        """How much the ink of a piece face at `centre_mm` shines silver in the lamp's reflection (0..1)."""
+        return self.sheen_strength * self._near(centre_mm) if self.sheen_strength > 0 else 0.0
+
+    def _near(self, centre_mm: tuple[float, float]) -> float:
+        """1 at the lamp's mirror image, falling off over `gloss_radius_mm`."""
         d2 = (centre_mm[0] - self.gloss_at[0]) ** 2 + (centre_mm[1] - self.gloss_at[1]) ** 2
-        return self.gloss_strength * math.exp(-d2 / self.gloss_radius_mm**2)
+        return math.exp(-d2 / self.gloss_radius_mm**2)
+
+    def with_sheen(self, rng: np.random.Generator, chance: float) -> Light:
+        """This light, its reflection catching the ink with probability `chance` (strength 0.5-1, over a radius
+        of at least 120 mm: a lamp's mirror image spread over a quarter of the board or more)."""
+        if rng.uniform() >= chance:
+            return self
+        return replace(
+            self,
+            sheen_strength=float(rng.uniform(0.5, 1.0)),
+            gloss_radius_mm=max(self.gloss_radius_mm, float(rng.uniform(120, 220))),
+        )
 
     @staticmethod
     def random(rng: np.random.Generator, strength: float = 1.0) -> Light:
@@ -87,6 +106,9 @@ class PieceDraw:
     """Per-channel factor on the sprite's colours (the set's wood tone)."""
     gloss: float = 0.0
     """Fraction by which the face is washed towards a bluish white (a reflection on lacquer)."""
+    sheen: float = 0.0
+    """Fraction by which the face's ink turns silver (the lamp's reflection on lacquered ink, brighter than the
+    matt wood round it)."""
 
 
 def tinted(sprite: Sprite, tint: tuple[float, float, float], grain: np.ndarray | None = None) -> Sprite:
@@ -132,6 +154,8 @@ def piece_patch(plane: Plane, camera: Camera, piece: PieceDraw) -> FacePatch:
         mix = np.diag([*(t * (1 - g) for t in piece.tint), 1.0])
         mix[:3, 3] = g * np.array([0.97, 0.93, 0.9])  # premultiplied: white scaled by alpha
         pixels = cv2.transform(pixels, mix)
+    if piece.sheen > 0.01:
+        pixels = silvered_ink(pixels, piece.sheen)
     lift = (face_mm - base_mm) * plane.scale
     return FacePatch(
         pixels,
@@ -140,6 +164,27 @@ def piece_patch(plane: Plane, camera: Camera, piece: PieceDraw) -> FacePatch:
         (float(base_mm[0]), float(base_mm[1])),
         (float(face_mm[0]), float(face_mm[1])),
     )
+
+
+SILVER_BGR = (222.0, 212.0, 200.0)
+"""Colour of lacquered ink in a lamp's reflection (bluish light grey, as in the shared real photo's glare)."""
+
+
+def silvered_ink(pixels: np.ndarray, sheen: float) -> np.ndarray:
+    """A premultiplied BGRA face with its ink (pixels darker than the face's wood: how much darker, against the
+    wood's 90th-percentile brightness) blended towards `SILVER_BGR` by `sheen` times its inkiness."""
+    alpha = pixels[..., 3:4].astype(np.float32) / 255.0
+    colour = pixels[..., :3].astype(np.float32) / np.maximum(alpha, 1e-3)
+    brightness = colour.mean(axis=2)
+    solid = alpha[..., 0] > 0.5
+    if not solid.any():
+        return pixels
+    wood = float(np.percentile(brightness[solid], 90))
+    inkiness = np.clip((wood - brightness) / max(0.5 * wood, 1.0), 0.0, 1.0)[..., None]
+    colour += sheen * inkiness * (np.array(SILVER_BGR, np.float32) - colour)
+    out = pixels.copy()
+    out[..., :3] = np.clip(colour * alpha, 0, 255).astype(np.uint8)
+    return out
 
 
 def draw_piece_shadow(shadow: np.ndarray, plane: Plane, piece: PieceDraw, patch: FacePatch, light: Light) -> None:

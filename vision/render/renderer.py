@@ -75,6 +75,10 @@ class RenderOptions:
     style_dir: Path | None = None
     """A folder of sprites to draw instead of the shipped style (training data, e.g. faces drawn from fonts;
     `style` then only names them). Off by default: the shipped styles."""
+    ink_sheen: float = 0.0
+    """Chance that the lamp's reflection also turns the pieces' lacquered ink silver near its mirror image (the
+    ink then lighter than the matt wood, as on the right of the shared real photo's far rank); 0 (the default):
+    never. Drawn from its own stream: frames of other seeds, and every frame with 0, are unchanged by it."""
     set_seed: int | None = None
     """The piece set's own make (its pieces' size, wood tone and grain, which side's king is written 玉), drawn
     from this seed: frames that give the same `set_seed` show one physical set (as a calibrated set is, under
@@ -84,6 +88,8 @@ class RenderOptions:
         w, h = self.size
         if not (160 <= w <= 8000 and 120 <= h <= 8000):
             raise RenderError(f"picture size {w}x{h} outside 160x120 .. 8000x8000")
+        if not 0.0 <= self.ink_sheen <= 1.0:
+            raise RenderError(f"ink sheen chance {self.ink_sheen} outside 0..1")
         for name in ("lighting", "noise", "blur", "jpeg"):
             value = getattr(self, name)
             if not 0.0 <= value <= 3.0:
@@ -173,6 +179,8 @@ def render_scene(scene: Scene, options: RenderOptions) -> Rendered:
     canvas, cover = draw_surface(rand.look, plane, look, options.stands)
     draw_grid(canvas, plane, look)
     light = Light.random(rand.light, options.lighting)
+    if options.ink_sheen > 0:
+        light = light.with_sheen(np.random.default_rng([abs(int(options.seed)), _SHEEN_SALT]), options.ink_sheen)
     draws = _piece_draws(scene, options, sprites, rand.pieces, camera=camera, light=light)
     arm = scene.arm or (random_arm(rand.arm, camera) if options.hand else None)
     _draw_pieces(canvas, cover, plane, camera, draws=draws, light=light, occluders=(arm, scene.gantry))
@@ -211,7 +219,9 @@ def _piece_draws(
         if code not in toned:
             toned[code] = tinted(sprites[code], tint, grain)
         size = height * (1.06 if lifted else 1.0)
-        draw = PieceDraw(toned[code], centre, size, angle, lifted, thick, gloss=light.gloss(centre))
+        draw = PieceDraw(
+            toned[code], centre, size, angle, lifted, thick, gloss=light.gloss(centre), sheen=light.sheen(centre)
+        )
         key = 1e9 if lifted else -float(np.hypot(*(np.array(centre) - foot)))
         out.append((key, draw))
 
@@ -231,6 +241,8 @@ def _piece_draws(
     return [d for _, d in out]
 
 
+_SHEEN_SALT = 7412
+"""Mixed into the frame's seed for the ink sheen's draws (`RenderOptions.ink_sheen`)."""
 _SET_SALT = 7411
 """Mixed into `RenderOptions.set_seed` (a set seed equal to a frame seed does not repeat that frame's draws)."""
 
