@@ -155,6 +155,22 @@ def rendered(seed: int, frames: int, styles: list[str], workers: int, cache: Pat
     )  # fmt: skip
 
 
+def _sheen_chunk(job: tuple[int, int, list[str]]) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    from vision.train.rendered import GAMES, rendered_dataset
+
+    start, n, styles = job
+    return rendered_dataset(range(start, start + n), styles, GAMES, ink_sheen=1.0)
+
+
+def rendered_sheen(seed: int, frames: int, styles: list[str], workers: int, cache: Path | None) -> tuple[Any, Any]:
+    """Crops cut from `frames` rendered frames with the lamp's reflection on the ink in every one
+    (`RenderOptions.ink_sheen` 1: the faces near the reflection silver-inked), cached like the others."""
+    return _framed(
+        f"rendered-sheen-{seed}", _sheen_chunk, first_seed=seed * 100_000 + 60_000, step=25, frames=frames,
+        styles=styles, workers=workers, cache=cache,
+    )  # fmt: skip
+
+
 @lru_cache(maxsize=2)
 def look_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
     """The trained look styles and font-drawn styles (promoted faces red with probability `red`) written as

@@ -62,10 +62,13 @@ def frame_crops(
     styles: list[str],
     games: list[list[str]],
     keep_empty: float = 0.15,
+    *,
     style_dirs: dict[str, Path] | None = None,
+    ink_sheen: float = 0.0,
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     """Crops and class indices from one rendered frame; a style named in `style_dirs` is drawn from that
-    sprite folder (training styles drawn from fonts), any other is a shipped style."""
+    sprite folder (training styles drawn from fonts), any other is a shipped style; `ink_sheen`: the chance of the
+    lamp's reflection on the ink (`RenderOptions.ink_sheen`)."""
     from vision.render import RenderOptions, render_position
 
     rng = np.random.default_rng(seed)
@@ -74,7 +77,7 @@ def frame_crops(
     sfen = random_sfen(games, rng) if rng.random() < 0.5 else random_placement(rng)
     size = SIZES[int(rng.integers(len(SIZES)))]
     folder = (style_dirs or {}).get(style)
-    options = RenderOptions(style=style, seed=seed, size=size, hand=hand, style_dir=folder)
+    options = RenderOptions(style=style, seed=seed, size=size, hand=hand, style_dir=folder, ink_sheen=ink_sheen)
     frame = render_position(sfen, options)
     corners = np.asarray(frame.board_corners_px, dtype=np.float64) + rng.normal(0, 1.0, (4, 2))
     crops = crops_from_frame(frame.image, BoardGeometry(corners, 1.0))
@@ -92,9 +95,13 @@ def frame_crops(
 
 
 def rendered_dataset(
-    seeds: range, styles: list[str], games_path: Path = GAMES, style_dirs: dict[str, Path] | None = None
+    seeds: range,
+    styles: list[str],
+    games_path: Path = GAMES,
+    style_dirs: dict[str, Path] | None = None,
+    ink_sheen: float = 0.0,
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     """Crops from the frames of several seeds, concatenated."""
     games = [line.split() for line in games_path.read_text().splitlines() if line.strip()]
-    parts = [frame_crops(seed, styles, games, style_dirs=style_dirs) for seed in seeds]
+    parts = [frame_crops(seed, styles, games, style_dirs=style_dirs, ink_sheen=ink_sheen) for seed in seeds]
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])

@@ -156,6 +156,7 @@ from vision.train.datasets import (
     look_styles,
     rendered,
     rendered_drawn,
+    rendered_sheen,
     stand_windows,
     train_styles,
 )
@@ -261,6 +262,8 @@ def training_data(
         parts.append((*rendered_drawn(args, "look_", args.rendered_looks, args.seed * 100_000 + 40_000), False))
     if args.rendered_fonts:
         parts.append((*rendered_drawn(args, "gen_", args.rendered_fonts, args.seed * 100_000 + 50_000), False))
+    if args.rendered_sheen:
+        parts.append((*rendered_sheen(args.seed, args.rendered_sheen, styles, args.workers, args.cache), True))
     if args.stands:
         parts.append((*stand_windows(args.seed, args.stands, styles, args.workers, args.cache), True))
     artwork = np.concatenate([np.full(len(p[1]), p[2]) for p in parts])
@@ -428,6 +431,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-looks", type=int, default=0, help="synthetic crops of the varied look styles")
     parser.add_argument("--rendered-looks", type=int, default=0, help="rendered frames drawn with the look styles")
     parser.add_argument("--rendered-fonts", type=int, default=0, help="rendered frames drawn with the font styles")
+    parser.add_argument(
+        "--rendered-sheen", type=int, default=0, help="rendered frames of the artwork with the lamp's sheen on the ink"
+    )
     parser.add_argument(
         "--one-char", action="store_true", help="draw the --rendered-looks/-fonts frames with one-character forms only"
     )
