@@ -7,7 +7,9 @@ training run uses:
 - `one`: one-character faces only: the proxy fonts' and those of `DEV_FONTS` (handwritten pen, cursive brush);
 - `plain`: the same fonts' one-character faces drawn plainly (`vision.train.fonts.tile`: flat ink on a wooden
   body, as most real sets and the shipped artwork are), without the looks' carved, inkless or dark-on-dark faces
-  that even a person can hardly read in a 48-pixel crop.
+  that even a person can hardly read in a 48-pixel crop;
+- `artwork`: the shipped training styles themselves (not unseen: for effects such as `--ink-sheen`, the lamp's
+  reflection on lacquered ink, `RenderOptions.ink_sheen`).
 Frames of real game positions (960x720, random poses up to 45 degrees) are read by the full reader (grid found
 from scratch, sente's side given, labels fitted to the set), and the script prints square and board accuracy,
 which kinds are read as which (owner ignored), the error rate by camera tilt and by style, and the crop
@@ -34,6 +36,7 @@ from vision.calibration import Calibration
 from vision.classifier import PieceClassifier
 from vision.labels import EMPTY
 from vision.render import Rendered
+from vision.train.datasets import train_styles
 from vision.train.fonts import FONT_ROOT, PROMOTED_RED, font_tiles
 
 DEV_FONTS: dict[str, str] = {
@@ -135,15 +138,27 @@ def read_frame(
     tally.boards_right += wrong == 0
 
 
-def evaluate(family: str, n: int, seed: int, model: Path | None, *, crops: bool, red: float = PROMOTED_RED) -> Tally:
-    """Render and read n frames of a development family (promoted faces red with probability `red`)."""
+def evaluate(
+    family: str,
+    n: int,
+    seed: int,
+    model: Path | None,
+    *,
+    crops: bool,
+    red: float = PROMOTED_RED,
+    ink_sheen: float = 0.0,
+) -> Tally:
+    """Render and read n frames of a development family (promoted faces red with probability `red`; `artwork`:
+    the shipped training styles), the lamp's sheen on the ink with chance `ink_sheen`."""
     import cv2
 
     from vision.render import RenderOptions, render_position
     from vision.train.rendered import GAMES, random_sfen
 
     cv2.setNumThreads(1)
-    dirs = dev_dirs(family, red)
+    dirs: dict[str, Path | None] = (
+        {s: None for s in train_styles()} if family == "artwork" else {**dev_dirs(family, red)}
+    )
     styles = sorted(dirs)
     games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
     classifier = PieceClassifier() if model is None else PieceClassifier(model)
@@ -151,7 +166,9 @@ def evaluate(family: str, n: int, seed: int, model: Path | None, *, crops: bool,
     tally = Tally()
     for i in range(n):
         style = styles[int(rng.integers(len(styles)))]
-        options = RenderOptions(style=style, seed=seed * 1000 + i, size=(960, 720), style_dir=dirs[style])
+        options = RenderOptions(
+            style=style, seed=seed * 1000 + i, size=(960, 720), style_dir=dirs[style], ink_sheen=ink_sheen
+        )
         frame = render_position(random_sfen(games, rng), options)
         read_frame(tally, classifier, frame, style, crops)
     return tally
@@ -191,7 +208,7 @@ def _bucket(counter: Counter[tuple[int, bool]], i: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--family", choices=("proxy", "one", "plain"), default="one")
+    parser.add_argument("--family", choices=("proxy", "one", "plain", "artwork"), default="one")
     parser.add_argument("--n", type=int, default=60, help="frames to render and read")
     parser.add_argument("--seed", type=int, default=77)
     parser.add_argument("--model", type=Path, help="classifier ONNX (default: the shipped model)")
@@ -199,8 +216,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--promoted-red", type=float, default=PROMOTED_RED, help="share of promoted faces in red ink (0: one ink)"
     )
+    parser.add_argument(
+        "--ink-sheen", type=float, default=0.0, help="chance of the lamp's sheen on the ink (RenderOptions.ink_sheen)"
+    )
     args = parser.parse_args(argv)
-    tally = evaluate(args.family, args.n, args.seed, args.model, crops=args.crops, red=args.promoted_red)
+    tally = evaluate(
+        args.family, args.n, args.seed, args.model, crops=args.crops, red=args.promoted_red, ink_sheen=args.ink_sheen
+    )
     print(report(tally), flush=True)
     return 0
 
