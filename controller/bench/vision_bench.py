@@ -56,6 +56,12 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument(
         "--occupancy-first", action="store_true", help="label squares occupancy first, then owner, then kind"
     )
+    parser.add_argument(
+        "--ink-sheen",
+        type=float,
+        default=0.0,
+        help="chance of the lamp's sheen on the pieces' ink in the main frames (RenderOptions.ink_sheen; default 0)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -158,7 +164,9 @@ def run(args: argparse.Namespace) -> int:
     tally = Tally()
     for i in range(args.n):
         sfen = random_position(games, rng)
-        options = RenderOptions(style=styles[i % len(styles)], seed=args.seed * 1000 + i, size=(width, height))
+        options = RenderOptions(
+            style=styles[i % len(styles)], seed=args.seed * 1000 + i, size=(width, height), ink_sheen=args.ink_sheen
+        )
         clean = render_position(sfen, options)
         reader = read_clean(
             tally, classifier, clean, owner_cue=args.owner_cue, steps=args.occupancy_first, looks=args.shifted_looks
@@ -398,7 +406,8 @@ def report(
     calibrated: CalibratedFigures | None,
 ) -> None:
     """Print the figures."""
-    print(f"vision bench: {args.n} frames, styles {', '.join(styles)} (never trained on), size {args.size}")
+    sheen = f", the lamp's sheen on the ink with chance {args.ink_sheen:g}" if args.ink_sheen else ""
+    print(f"vision bench: {args.n} frames, styles {', '.join(styles)} (never trained on), size {args.size}{sheen}")
     print(f"board found:            {_pct(args.n - t.not_found, args.n)}")
     print(f"square accuracy:        {_pct(t.squares_right, t.squares)}")
     print(f"board accuracy:         {_pct(t.boards_right, t.boards)}  (all 81 right)")
