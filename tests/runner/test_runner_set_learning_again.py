@@ -312,15 +312,20 @@ LATER = (
 @pytest.mark.slow
 @pytest.mark.skipif(not MODEL_PATH.exists(), reason=f"no classifier model at {MODEL_PATH}")
 def test_the_real_reader_reads_new_places_better_once_it_learnt_them() -> None:
-    """A held-out set whose start shows the rooks on 8b and 2h only: gote's rook in the corner 9a is read as a
-    silver. The game confirms three later positions, one frame each, learnt off the loop: on a fresh frame of the
-    last (every piece placed anew), the corner rook is read right and fewer squares are read wrong than with the
-    start alone. The promoted rook's face is learnt, but while other promoted faces are unseen the promoted
-    faces are read by the generic classifier: whether a face is promoted reads exactly as before on every
-    square, and the promoted rook no worse (`vision.calibration._keep_unseen_mass`). One cut per square
-    (`ReaderSettings.shifted_looks` off): shifted looks re-read the squares the calibration leaves unsure, so
-    which squares are re-read changes as the set is learnt, and the promoted share, kept exactly in each
-    reading, is then combined over other cuts."""
+    """A held-out set whose start shows the rooks on 8b and 2h only. The game confirms three later positions, one
+    frame each, learnt off the loop (it learns a promoted rook, a tokin, bishops and a rook on squares the start
+    never showed them on): on fresh frames of the three (every piece placed anew), fewer squares are read wrong
+    than with the start alone, and a rook the start alone leaves misread is read right: sente's rook on 2h in the
+    second position, read as a silver (p 0.17 for the rook) until gote's rook was learnt on 1d (turned: sente's
+    on 9f). This test was about gote's corner rook on 9a in the third position, which the earlier classifier read
+    as a silver; the one-ink classifier reads it right before any later learning (p 0.90), and reads sente's corner
+    rook on 1i as a silver on the fresh frame before and after: no later position learns it (near learnt places
+    and not misread on the frame the game confirmed: `set_places`). The promoted rook's face is learnt, but
+    while other promoted faces are unseen the promoted faces are read by the generic classifier: whether a face
+    is promoted reads exactly as before on every square, and the promoted rook no worse
+    (`vision.calibration._keep_unseen_mass`). One cut per square (`ReaderSettings.shifted_looks` off): shifted
+    looks re-read the squares the calibration leaves unsure, so which squares are re-read changes as the set is
+    learnt, and the promoted share, kept exactly in each reading, is then combined over other cuts."""
     from controller.sim import VirtualBoard, VirtualCamera
 
     reader, start_frame, geometry, look = learning_reader_at_start(again=True, shifted_looks=False)
@@ -329,14 +334,18 @@ def test_the_real_reader_reads_new_places_better_once_it_learnt_them() -> None:
     reader.settle(300.0)
 
     def read(sfen: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """On a fresh frame of `sfen`: each square's probability of what stands there, and of a promoted face."""
+        """On a fresh frame of `sfen`: each square's probability of what stands there, and of a promoted face;
+        every square classified on that frame (`reset`: the square memo would keep some readings of the frame read
+        before, another position's; with the earlier classifier the third position's learning had just made the
+        reader read every square again, with the one-ink one that position is not learnt from)."""
         frame = VirtualCamera(VirtualBoard(geometry, sfen, seed=103), look).read()
+        reader.reset()
         labels = [SQUARE_LABELS.index(label) for label in labels_from_board_field(sfen.split(maxsplit=1)[0])]
         probs = np.asarray(reader.read(frame).probs, dtype=np.float64)
         promoted = [label.startswith("+") for label in SQUARE_LABELS]
         return probs[np.arange(81), labels], probs[:, promoted].sum(axis=1)
 
-    (rook_before, promoted_before), (corners_before, _) = read(LATER[0]), read(LATER[2])
+    before = [read(sfen) for sfen in LATER]
     for ply, sfen in enumerate(LATER, start=1):
         shown = VirtualCamera(VirtualBoard(geometry, sfen, seed=100), look).read()
         for _ in range(STEADY_FRAMES):
@@ -344,9 +353,12 @@ def test_the_real_reader_reads_new_places_better_once_it_learnt_them() -> None:
             reader.position_confirmed(sfen, ("7g7f",) * ply)
         reader.settle(300.0)
         assert reader.outcomes[-1].calibration is not None, reader.outcomes[-1].describe()
-    (rook_after, promoted_after), (corners_after, _) = read(LATER[0]), read(LATER[2])
-    assert corners_before[0] < 0.5 < corners_after[0], (corners_before[0], corners_after[0])
-    assert (corners_after < 0.5).sum() < (corners_before < 0.5).sum()
+    after = [read(sfen) for sfen in LATER]
+    wrong_before, wrong_after = (sum(int((right < 0.5).sum()) for right, _ in reads) for reads in (before, after))
+    assert wrong_after < wrong_before, (wrong_before, wrong_after)
+    rook_2h = 7 * 9 + (9 - 2)
+    assert before[1][0][rook_2h] < 0.5 < after[1][0][rook_2h], (before[1][0][rook_2h], after[1][0][rook_2h])
     assert reader.outcomes[-1].calibration.model.trained[SQUARE_LABELS.index("+R")]
+    (rook_before, promoted_before), (rook_after, promoted_after) = before[0], after[0]
     np.testing.assert_allclose(promoted_after, promoted_before, rtol=1e-6)  # promoted or not: the generic's
     assert rook_after[64] >= rook_before[64]  # the promoted rook on 8h: the generic's own reading
