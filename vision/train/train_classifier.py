@@ -145,6 +145,31 @@ prompts 0 -> 1 (play 2, seed 501); seed 502 did not stall (48 plies). Held-out `
 99.090 -> 99.253 %, same rig 99.784 -> 99.815 %; CPU median of a full read about 39 -> 31.7 ms, of a calibrated
 read about 50 -> 39.5 ms. `test_owner_and_promotion_for_every_kind[kanji_red_wood]` now passes (an expected failure,
 not strict); the set-learning test is stated for this model as in c3b6506, read with one cut per square (d2d1e30).
+
+Tried on 2026-11-26 (later), not shipped: the lamp's reflection on lacquered ink (`RenderOptions.ink_sheen`, the
+ink turned silver and lighter than the wood near the reflection, as on the shared real photo's far rank). The
+model above reads frames of the training artwork with that sheen on every frame far worse (`dev_eval --family
+artwork --n 40 --seed 313`: squares 99.846 % without, 96.852 % with; the model before it 99.846 / 94.722 %).
+Fine-tuned from it with `--rendered-sheen` frames (the artwork, the sheen on every frame; 4 min of data, 11 min
+of training on a shared core):
+
+    .venv/bin/python -m vision.train.train_classifier --out /tmp/s12/sheen/pieces.onnx --cache /tmp/s10/cache \
+        --n-train 4000 --n-fonts 12000 --rendered 4000 --stands 1500 --val-frames 150 --n-looks 24000 \
+        --proxy 3000 --rendered-looks 2000 --rendered-fonts 1600 --one-char --dev-frames 100 --rendered-sheen 1200 \
+        --epochs 2 --lr 5e-4 --threads 1 --workers 1 --sideways 0.04 --init vision/models/pieces.onnx --no-held \
+        --artwork-repeat 3 --promoted-red 0.5
+
+then two more epochs from it (`--rendered-sheen 3000 --lr 3e-4 --init /tmp/s12/sheen/pieces.pt`, out
+/tmp/s12/sheen2). Shipped -> first -> second: validation 95.62 -> 95.72 -> 96.04 % (val-promoted 86.52 -> 87.39 ->
+88.37 %), proxy-look crops 52.73 -> 52.80 -> 51.73 %, plain-face crops 87.14 -> 87.47 -> 87.52 %; artwork with the
+sheen 96.852 -> 97.901 -> 98.488 %, without 99.846 -> 99.877 -> 99.877 %; every vision test passes with the first.
+The second was chosen to bench (rule fixed before: at least 0.5 points better with the sheen, no worse without),
+and `bench game` stopped it: games 1-10 553/553 (0 false, 5 prompts), but game 13 (ryoko_1kanji, seed 12) committed
+1c1g at ply 80 when the person played 1c1g+, without asking (the run was stopped there). The real photo, checked
+only: with shifted looks 4 squares read wrong by the earlier model, 6 by this one, 5 by either fine-tune (every one
+flagged unreliable); the fine-tunes read the glare squares better (3a) but not sente's 9i-7i, whose faces, not the
+glare, are the harder part there. Next: the promotion that game 13 committed unasked (a reconciler question), then
+the sheen data for the font and look styles too.
 """
 
 from __future__ import annotations
