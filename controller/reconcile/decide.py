@@ -126,7 +126,7 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
         return _mismatch(game, evidence, best, config)
     if fitting[0] is best:
         contenders = fitting  # a close explanation the board plainly contradicts is no question to ask
-    contenders = [h for h in contenders if h is best or not _unobservable_promotion(h, best)]
+    contenders = [h for h in contenders if h is best or not _unobservable_promotion(h, best, config)]
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
         return _hidden(hidden)
@@ -245,7 +245,8 @@ def _promotion_by_face(
     that can promote: a horse this set's reader takes for a tokin still reads promoted), plus the prior against
     declining (`decline_cost`); it must clear `commit_margin`. Where the habits know how this reader reads the
     rejected face on this set, that face must read as itself (a set whose silver reads promoted tells nothing by
-    a promoted face). It only settles the promotion, never which move."""
+    a promoted face); where they know how it reads the chosen face, the read must fit it (`_fits_chosen_face`).
+    It only settles the promotion, never which move."""
     twins = _promotion_twins(contenders)
     if twins is None:
         return None
@@ -261,7 +262,22 @@ def _promotion_by_face(
     usual = None if habits is None else habits.mean(int(rejected.labels()[square]))
     if usual is not None and (_face_lead(usual, side) > 0) == (lead > 0):
         return None
+    row = np.exp(scorer.evidence.log_probs[square])
+    if not _fits_chosen_face(row, int(chosen.labels()[square]), int(rejected.labels()[square]), habits, config):
+        return None
     return chosen, round(abs(lead), 3)
+
+
+def _fits_chosen_face(
+    row: np.ndarray, chosen: int, rejected: int, habits: ReadingHabits | None, config: ReconcileConfig
+) -> bool:
+    """Where the habits know how this reader reads the chosen label on this set, the read must fit that label
+    `commit_margin` better than the rejected one (`ReadingHabits.likelihood`): an unpromoted face unlike this
+    set's lance is no evidence that the lance declined (game benchmark, game 13 of a sheen-trained model: the
+    promoted lance of 1c1g+ read as some unpromoted kind, and 1c1g was committed unasked)."""
+    if habits is None or habits.mean(chosen) is None:
+        return True
+    return habits.likelihood(row, chosen) - habits.likelihood(row, rejected) >= config.commit_margin
 
 
 def _promotion_twins(contenders: list[Hypothesis]) -> tuple[Hypothesis, Hypothesis, int] | None:
@@ -309,14 +325,15 @@ def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: Reco
     return Proposal(ProposalKind.PROBLEM, ("mismatch",), Mismatch(messages, names), messages[0])
 
 
-def _unobservable_promotion(other: Hypothesis, best: Hypothesis) -> bool:
+def _unobservable_promotion(other: Hypothesis, best: Hypothesis, config: ReconcileConfig) -> bool:
     """`other` is `best` with another promotion choice that no picture can show (the piece was taken at once:
-    both end in the same position) and only its prior is lower: the prior decides, nobody is asked."""
+    both end in the same position) and its prior is lower by `unseen_promotion_margin` or more: the prior
+    decides, nobody is asked (a pawn, bishop or rook promoted; a knight, lance or silver is asked)."""
     same_moves = [m.rstrip("+") for m in other.moves] == [m.rstrip("+") for m in best.moves]
     return (
         same_moves
         and other.takeback == best.takeback
-        and other.score < best.score
+        and other.score <= best.score - config.unseen_promotion_margin
         and other.hands == best.hands
         and bool(np.array_equal(other.labels(), best.labels()))
     )

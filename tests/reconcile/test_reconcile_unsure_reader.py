@@ -140,6 +140,22 @@ def test_promotion_taken_at_once_is_decided_by_the_prior() -> None:
     assert not any(isinstance(r, Ambiguous) for r in results)
 
 
+def test_knight_promotion_taken_at_once_is_asked() -> None:
+    """4e3c then 3b3c between two reads (game 107 of the games file declined it): players often keep a knight
+    unpromoted, so a choice no picture can show is asked rather than guessed from the prior."""
+    sfen = "4k4/6s2/9/9/5N3/9/9/9/4K4 b - 1"
+    reconciler = Reconciler(sfen=sfen)
+    reader = SyntheticReader(19)
+    board = after(sfen, [])
+    feed(reconciler, [reader.observe_board(board, 0.1 * k) for k in range(3)])
+    frames = reader.move_frames(board, ["4e3c", "3b3c"], 1.0)
+    frames += [reader.observe_board(board, frames[-1].time + 0.1 * (k + 1)) for k in range(20)]
+    results = decisions(feed(reconciler, frames))
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert isinstance(results[-1], Ambiguous)
+    assert {c.text for c in results[-1].candidates} == {"4e3c then 3b3c", "4e3c+ then 3b3c"}
+
+
 def test_drop_read_as_a_kind_not_in_hand_with_stands_unseen() -> None:
     """The same misread rook while the stands cannot be read at all: a piece can only come from the stand, so
     R*1i is still committed."""
