@@ -263,21 +263,21 @@ def _promotion_by_face(
     if usual is not None and (_face_lead(usual, side) > 0) == (lead > 0):
         return None
     row = np.exp(scorer.evidence.log_probs[square])
-    if not _fits_chosen_face(row, int(chosen.labels()[square]), int(rejected.labels()[square]), habits, config):
+    if not _fits_chosen_face(row, int(chosen.labels()[square]), habits, config):
         return None
     return chosen, round(abs(lead), 3)
 
 
-def _fits_chosen_face(
-    row: np.ndarray, chosen: int, rejected: int, habits: ReadingHabits | None, config: ReconcileConfig
-) -> bool:
-    """Where the habits know how this reader reads the chosen label on this set, the read must fit that label
-    `commit_margin` better than the rejected one (`ReadingHabits.likelihood`): an unpromoted face unlike this
-    set's lance is no evidence that the lance declined (game benchmark, game 13 of a sheen-trained model: the
-    promoted lance of 1c1g+ read as some unpromoted kind, and 1c1g was committed unasked)."""
-    if habits is None or habits.mean(chosen) is None:
+def _fits_chosen_face(row: np.ndarray, chosen: int, habits: ReadingHabits | None, config: ReconcileConfig) -> bool:
+    """Where the habits know how this reader reads the chosen label on this set, the read must fit that habit
+    about as well as a typical read of it does (`ReadingHabits.likelihood` within `commit_margin` of
+    `typical_likelihood`): an unpromoted face unlike this set's lance is no evidence that the lance declined
+    (game benchmark, game 13 of a sheen-trained model: the promoted lance of 1c1g+ read as some unpromoted kind,
+    and 1c1g was committed unasked)."""
+    typical = None if habits is None else habits.typical_likelihood(chosen)
+    if habits is None or typical is None:
         return True
-    return habits.likelihood(row, chosen) - habits.likelihood(row, rejected) >= config.commit_margin
+    return habits.likelihood(row, chosen) >= typical - config.commit_margin
 
 
 def _promotion_twins(contenders: list[Hypothesis]) -> tuple[Hypothesis, Hypothesis, int] | None:
@@ -328,7 +328,7 @@ def _mismatch(game: GameView, evidence: Evidence, best: Hypothesis, config: Reco
 def _unobservable_promotion(other: Hypothesis, best: Hypothesis, config: ReconcileConfig) -> bool:
     """`other` is `best` with another promotion choice that no picture can show (the piece was taken at once:
     both end in the same position) and its prior is lower by `unseen_promotion_margin` or more: the prior
-    decides, nobody is asked (a pawn, bishop or rook promoted; a knight, lance or silver is asked)."""
+    decides, nobody is asked (a pawn, lance, bishop or rook promoted; a knight or silver is asked)."""
     same_moves = [m.rstrip("+") for m in other.moves] == [m.rstrip("+") for m in best.moves]
     return (
         same_moves

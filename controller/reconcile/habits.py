@@ -46,6 +46,15 @@ class ReadingHabits:
         mean: npt.NDArray[np.float64] = self._sums[label] / self._counts[label]
         return mean
 
+    def typical_likelihood(self, label: int) -> float | None:
+        """The `likelihood` a typical read of `label` on this set scores against its own habit: the mean over the
+        learnt rows, which is minus the entropy of the habit's mean row (the cross-entropy is linear in the
+        row); None while fewer than `MIN_SQUARE_FRAMES`."""
+        mean = self.mean(label)
+        if mean is None:
+            return None
+        return float(np.dot(mean / max(float(mean.sum()), 1e-12), np.log(np.maximum(mean, self._floor))))
+
     def likelihood(self, row: npt.NDArray[np.float64], label: int) -> float:
         """How well `label`, read the way this reader reads it, explains `row` (a cross-entropy, higher is
         better); the plain log-probability of `label` while too little is known of its habit."""

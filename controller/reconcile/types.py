@@ -188,10 +188,10 @@ class ReconcileConfig:
             read of the face the promotion is committed, a clearly unpromoted face still commits the other move.
         unseen_promotion_margin: a promotion choice no picture can show (the piece taken at once, both choices
             ending in the same position) is decided by the prior alone when it favours one choice by at least
-            this; closer, the player is asked. 0.9 sits between the lance's decline cost (0.7) and the pawn's,
-            bishop's and rook's (1.0): in the 500 real games, pawns, bishops and rooks that could promote declined
-            1.3-2.3 % of the time, lances 6 %, knights 15 % and silvers 18 % (a pair 4e3c 3b3c of game 107 had
-            been committed as 4e3c+ 3b3c).
+            this; closer, the player is asked. 0.5 sits between the knight's decline cost (0.3) and the lance's
+            (0.7): in the 500 real games, knights and silvers that could promote declined 15 % and 18 % of the
+            time (a pair 4e3c 3b3c of game 107 had been committed as 4e3c+ 3b3c), lances 6 %, pawns, bishops and
+            rooks 1.3-2.3 %; asking every lance taken at once cost the game benchmark two prompts in one game.
         hand_weight: log-likelihood cost per piece of difference between the seen and explained hands
             (scaled by the observation's hand_confidence).
         hands_min_confidence: below this, hand counts are not used at all.
@@ -233,7 +233,7 @@ class ReconcileConfig:
     decline_cost: Mapping[str, float] = field(
         default_factory=lambda: MappingProxyType({"P": 1.0, "L": 0.7, "N": 0.3, "S": 0.0, "B": 1.0, "R": 1.0})
     )
-    unseen_promotion_margin: float = 0.9
+    unseen_promotion_margin: float = 0.5
     hand_weight: float = 2.5
     hands_min_confidence: float = 0.5
     settle_seconds: float = 1.0
