@@ -111,7 +111,7 @@ def test_one_stand_games_have_no_false_move(stands: tuple[str, ...]) -> None:
         pytest.skip(f"games file not found: {GAMES}")
     moves = [line.split() for line in GAMES.read_text().splitlines() if line.strip()][7]
     noise = NoiseModel(misread_kinds=("S", "N"), stand_sides=stands, stand_miss_rate=0.2, hard_error_rate=0.005)
-    recovered, prompts, false_moves = replay(moves, seed=5, pair_every=0, noise=noise)
+    recovered, prompts, false_moves, _ = replay(moves, seed=5, pair_every=0, noise=noise)
     assert false_moves == []
     assert recovered == moves
     assert prompts <= sum(1 for m in moves if m[:2] in ("S*", "N*"))
