@@ -333,7 +333,8 @@ def _unobservable_promotion(other: Hypothesis, best: Hypothesis, config: Reconci
     return (
         same_moves
         and other.takeback == best.takeback
-        and other.score <= best.score - config.unseen_promotion_margin
+        and other.score < best.score
+        and best.score - other.score >= config.unseen_promotion_margin
         and other.hands == best.hands
         and bool(np.array_equal(other.labels(), best.labels()))
     )

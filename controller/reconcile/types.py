@@ -191,7 +191,7 @@ class ReconcileConfig:
             this; closer, the player is asked. 0.5 sits between the knight's decline cost (0.3) and the lance's
             (0.7): in the 500 real games, knights and silvers that could promote declined 15 % and 18 % of the
             time (a pair 4e3c 3b3c of game 107 had been committed as 4e3c+ 3b3c), lances 6 %, pawns, bishops and
-            rooks 1.3-2.3 %; asking every lance taken at once cost the game benchmark two prompts in one game.
+            rooks 1.3-2.4 %; asking every lance taken at once cost the game benchmark two prompts in one game.
         hand_weight: log-likelihood cost per piece of difference between the seen and explained hands
             (scaled by the observation's hand_confidence).
         hands_min_confidence: below this, hand counts are not used at all.
