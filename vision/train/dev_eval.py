@@ -138,6 +138,20 @@ def read_frame(
     tally.boards_right += wrong == 0
 
 
+def family_setup(
+    family: str, model: Path | None, red: float = PROMOTED_RED
+) -> tuple[dict[str, Path | None], list[list[str]], PieceClassifier]:
+    """What reading a development family needs: its sprite folders by style (None: a shipped artwork style),
+    the real games whose positions are rendered, and the classifier (`model`, or the shipped one)."""
+    from vision.train.rendered import GAMES
+
+    dirs: dict[str, Path | None] = (
+        {s: None for s in train_styles()} if family == "artwork" else {**dev_dirs(family, red)}
+    )
+    games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
+    return dirs, games, PieceClassifier() if model is None else PieceClassifier(model)
+
+
 def evaluate(
     family: str,
     n: int,
@@ -153,15 +167,11 @@ def evaluate(
     import cv2
 
     from vision.render import RenderOptions, render_position
-    from vision.train.rendered import GAMES, random_sfen
+    from vision.train.rendered import random_sfen
 
     cv2.setNumThreads(1)
-    dirs: dict[str, Path | None] = (
-        {s: None for s in train_styles()} if family == "artwork" else {**dev_dirs(family, red)}
-    )
+    dirs, games, classifier = family_setup(family, model, red)
     styles = sorted(dirs)
-    games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
-    classifier = PieceClassifier() if model is None else PieceClassifier(model)
     rng = np.random.default_rng(seed)
     tally = Tally()
     for i in range(n):

@@ -21,10 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.classifier import PieceClassifier
 from vision.labels import HAND_KINDS
-from vision.train.datasets import train_styles
-from vision.train.dev_eval import dev_dirs
+from vision.train.dev_eval import family_setup
 
 
 @dataclass
@@ -63,13 +61,11 @@ def evaluate(family: str, n: int, seed: int, model: Path | None) -> HandTally:
     from vision.orientation import sente_direction
     from vision.reader import BoardReader, ReaderSettings
     from vision.render import CameraPose, RenderOptions, render_position
-    from vision.train.rendered import GAMES, random_sfen
+    from vision.train.rendered import random_sfen
 
     cv2.setNumThreads(1)
-    dirs: dict[str, Path | None] = {s: None for s in train_styles()} if family == "artwork" else {**dev_dirs(family)}
+    dirs, games, classifier = family_setup(family, model)
     styles = sorted(dirs)
-    games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
-    classifier = PieceClassifier() if model is None else PieceClassifier(model)
     rng = np.random.default_rng(seed)
     tally = HandTally()
     for i in range(n):
