@@ -254,15 +254,14 @@ def _promotion_by_face(
     label = int(declined.labels()[square])
     side = owner(label)
     assert side is not None, "a moved piece has an owner"
-    lead = _face_lead(np.exp(scorer.evidence.log_probs[square]), side)
-    lead += config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
+    row = np.exp(scorer.evidence.log_probs[square])
+    lead = _face_lead(row, side) + config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
     chosen, rejected = (promoted, declined) if lead > 0 else (declined, promoted)
     if abs(lead) < config.commit_margin or scorer.misfit(chosen):
         return None
     usual = None if habits is None else habits.mean(int(rejected.labels()[square]))
     if usual is not None and (_face_lead(usual, side) > 0) == (lead > 0):
         return None
-    row = np.exp(scorer.evidence.log_probs[square])
     if not _fits_chosen_face(row, int(chosen.labels()[square]), habits, config):
         return None
     return chosen, round(abs(lead), 3)

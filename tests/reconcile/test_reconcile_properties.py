@@ -46,18 +46,18 @@ def unseen_guess(before: cshogi.Board, committed: tuple[str, ...], batch: list[s
     and every differing move's piece a pawn, lance, bishop or rook (a knight's or silver's choice is asked)."""
     if len(committed) != len(batch) or [m.rstrip("+") for m in committed] != [m.rstrip("+") for m in batch]:
         return False
-    ends = []
-    for moves in (committed, batch):
-        board = cshogi.Board(before.sfen())
-        kinds = []
-        for usi, truth in zip(moves, batch, strict=True):
-            if usi != truth:
-                kinds.append(board.piece(cshogi.move_from(board.move_from_usi(usi))) % 16)
-            board.push_usi(usi)
-        ends.append(board.sfen().rsplit(" ", 1)[0])
-        if set(kinds) - {cshogi.PAWN, cshogi.LANCE, cshogi.BISHOP, cshogi.ROOK}:
-            return False
-    return ends[0] == ends[1]
+    board = cshogi.Board(before.sfen())
+    kinds = set()
+    for usi, truth in zip(committed, batch, strict=True):
+        if usi != truth:
+            kinds.add(board.piece(cshogi.move_from(board.move_from_usi(truth))) % 16)
+        board.push_usi(truth)
+    if kinds - {cshogi.PAWN, cshogi.LANCE, cshogi.BISHOP, cshogi.ROOK}:
+        return False
+    guessed = cshogi.Board(before.sfen())
+    for usi in committed:
+        guessed.push_usi(usi)
+    return bool(guessed.sfen().rsplit(" ", 1)[0] == board.sfen().rsplit(" ", 1)[0])
 
 
 def replay(moves: list[str], seed: int, pair_every: int, noise: NoiseModel) -> Replayed:
