@@ -170,6 +170,21 @@ only: with shifted looks 4 squares read wrong by the earlier model, 6 by this on
 flagged unreliable); the fine-tunes read the glare squares better (3a) but not sente's 9i-7i, whose faces, not the
 glare, are the harder part there. Next: the promotion that game 13 committed unasked (a reconciler question), then
 the sheen data for the font and look styles too.
+
+Shipped on 2026-11-27 (the model now in vision/models/): the same two steps run again on another day (the first
+with `--cache /tmp/s13/cache --out /tmp/s14/sheen/pieces.onnx`, the second `--init /tmp/s14/sheen/pieces.pt`), after
+the reconciler learnt to ask a promotion whose face is unlike this set's piece (`controller.reconcile.decide.
+_fits_chosen_face`). Every figure above came out the same to the last digit (validation 95.72 then 96.04 %,
+val-promoted 87.39 then 88.37 %; artwork with the sheen 96.852 -> 98.488 %, without 99.846 -> 99.877 %), and every
+vision test passes. Shipped -> this one, on the same code: `bench game` (20 games, the set learnt at each start)
+1859/1859 -> 1859/1859 moves recorded, 0 -> 0 false moves, prompts 16 -> 15 (game 13's 1c1g+ at ply 80 now asked,
+not committed; per-game latency medians 110-135 ms, p95 129-196 ms); simulated play 3/3 -> 3/3 by checkmate,
+robot moves confirmed first try 80/80 -> 86/86, 0 -> 0 prompts. Held-out `bench vision --n 60 --calibrated-n 40`,
+run once for each model: squares 98.577 -> 98.598 % (4711 -> 4712 of 4779), boards 49.2 -> 54.2 % (29 -> 32 of 59),
+owner 100 -> 100 %, promoted 99.752 -> 99.901 %, false reads 0/60 -> 0/60, hand counts 86.1 -> 85.7 % (211 -> 210
+of 245); calibrated, other poses 99.652 -> 99.620 %, same rig 99.846 -> 99.907 %, other sets 99.318 -> 99.545 %;
+CPU median of a full read 37.0 -> 35.3 ms, of a calibrated read 35.0 -> 36.7 ms (same network: noise). The real
+photo: 5 squares wrong instead of 6 (7a, 2a, 9i, 8i, 7i; all flagged unreliable).
 """
 
 from __future__ import annotations
