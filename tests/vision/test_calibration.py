@@ -64,8 +64,8 @@ def test_malformed_file_refused(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.xfail(
-    reason="calibrated accuracy on unseen styles is about 98.6 % per square (99.7 % on the calibration's own rig),"
-    " not yet perfect"
+    reason="calibrated accuracy on unseen styles is about 99.6 % per square under other poses (99.9 % on the"
+    " calibration's own rig; `shogi-robot bench vision`), not yet perfect"
 )
 def test_calibrated_reader_reads_rendered_set(classifier: PieceClassifier) -> None:
     """Calibrated on a start photo and a flipped photo of a set, the reader gets a mid-game position right."""
