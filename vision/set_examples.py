@@ -65,10 +65,12 @@ def jittered_crops(board: Image, squares: list[int], variants: int, rng: np.rand
 
 def _relit(crop: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.uint8]:
     """A crop under other light: colour cast, less colour, brightness, contrast, a shading ramp, blur, noise.
-    Tried on 2026-11-27 and left out: a resolution loss (half the crops shrunk to 0.55-0.9 and enlarged again),
-    for frames whose squares are smaller than the calibration photo's (after calibration, squares 30-40 pixels
-    wide under other poses were read wrong 20 times in 1065, 40-50 pixels 4 in 910; on the rig 0 in 462): errors on
-    5 development styles, 6 frames each, rig 8 -> 11, other poses 24 -> 33 of 2430 squares."""
+    Tried on 2026-11-27 and left out: a resolution loss (half the crops shrunk to 0.55-0.9 and enlarged again), for
+    frames whose squares are smaller than the calibration photo's. After calibration (5 development styles, 6 frames
+    each), squares 30-40 pixels wide under other poses were read wrong 20 times in 1065, 40-50 pixels 4 in 910, on
+    the rig 0 in 462 (the sheen-trained model shipped later that day: 21, 7 and 0; the generic reading's errors do
+    not grow as squares shrink). With the resolution loss, errors on the rig 8 -> 11, under other poses 24 -> 33 of
+    2430 squares."""
     pixels = crop.astype(np.float64)
     gray = pixels.mean(axis=2, keepdims=True)
     pixels = gray + (pixels - gray) * rng.uniform(0.2, 1.3)
