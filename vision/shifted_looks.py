@@ -24,6 +24,21 @@ Held-out styles, scored once after the choice (`bench vision --n 60 --calibrated
 98.632 -> 99.066 % (other poses), 99.660 -> 99.784 % (same rig). Cost: a full read's CPU median 24.9 -> 39.0 ms
 (generic, on those unseen sets), a calibrated read's 39.5 -> 49.7 ms (both at load 3-6).
 
+Other second opinions on the unsure squares, tried on 2026-11-27 and not kept (development only: 60 frames of the
+`dev_eval` plain family, seed 77, crops cut at the true grid and read by the classifier alone; squares wrong
+among all 81 of each frame, the four fonts other than the cursive one / the cursive `sousyo`; one cut: 62 / 144):
+- more looks: 4 shifts of 3 px (shifting the crop itself) 48 / 147; with 2 turns of +-6 degrees 57 / 148; with
+  2 scales (0.9, 1.1) 54 / 152; all three 55 / 152. Turned or scaled copies mislead more than they help;
+- a second network: the geometric mean with the model this one was fine-tuned from (ba82dbe's) 60 / 139-143,
+  with the first stride-2 model (ff79fa2's, weights 0.3-1) 74-84 / 140-144: earlier models add their own errors;
+- a lower prior on the pawn (its log-probability lowered by 0.25-1) 60-61 / 143-146, by 1.5-2 64-69 / 164-181:
+  the silvers, knights and rooks read as pawns are read so surely that no small shift of the prior moves them;
+- the frame's own sure squares as examples (transductive: each unsure square given the kind of the nearest
+  square read at 0.9 or more, by the classifier's features or by `vision.appearance` features, both turned to
+  sente's view): of 205 wrong squares, the true kind was among the frame's sure reads only 36 times (the misread
+  kinds are the rare ones, a frame's only silver or knight), and the nearest sure square had the true kind 18
+  times (network features) or 8 (appearance) of 193. A set seen once gives no examples of its rare kinds.
+
 Owns: `shifted_looks`, `SHIFTS`, `SHIFT_BELOW`.
 """
 

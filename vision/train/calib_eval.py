@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.train.rendered import GAMES
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--family", choices=("proxy", "one", "plain", "none"), default="plain")
+    parser.add_argument("--family", choices=("proxy", "one", "plain", "plain2", "none"), default="plain")
     parser.add_argument("--style", action="append", default=[], help="a shipped training style (repeatable)")
     parser.add_argument("--n", type=int, default=12, help="frames of each family per style")
     parser.add_argument("--seed", type=int, default=91)

@@ -200,15 +200,24 @@ def _looks_rendered_chunk(
     return rendered_dataset(range(start, start + n), styles, GAMES, look_sprite_dirs(red))
 
 
-def rendered_drawn(args: argparse.Namespace, prefix: str, frames: int, first_seed: int) -> tuple[Any, Any]:
+def two_char(folders: list[str]) -> list[str]:
+    """The sprite folders (`<style>_v<i>`) of two-character styles (`<prefix>_<font>_2`)."""
+    return [n for n in folders if n.rsplit("_v", 1)[0].endswith("_2")]
+
+
+def rendered_drawn(
+    args: argparse.Namespace, prefix: str, frames: int, first_seed: int, *, two: bool = False
+) -> tuple[Any, Any]:
     """Crops cut from `frames` rendered frames drawn with the trained styles whose names start with `prefix`
     (`look_`: `vision.train.looks`; `gen_`: `vision.train.fonts`; one sprite folder per tile variant; only the
-    one-character forms with `--one-char`; promoted faces red with probability `--promoted-red`), cached like the
-    others."""
+    one-character forms with `--one-char`, only the two-character forms with `two`; promoted faces red with
+    probability `--promoted-red`), cached like the others."""
     red = args.promoted_red
     dirs = look_sprite_dirs(red)  # made before the workers start, so they inherit it
     styles = sorted(n for n in dirs if n.startswith(prefix))
-    if args.one_char:
+    if two:
+        styles = two_char(styles)
+    elif args.one_char:
         styles = one_char(styles)
     return _framed(
         f"rendered-{prefix}{args.seed}{red_tag(red)}", partial(_looks_rendered_chunk, red=red), first_seed=first_seed,

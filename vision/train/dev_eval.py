@@ -8,6 +8,8 @@ training run uses:
 - `plain`: the same fonts' one-character faces drawn plainly (`vision.train.fonts.tile`: flat ink on a wooden
   body, as most real sets and the shipped artwork are), without the looks' carved, inkless or dark-on-dark faces
   that even a person can hardly read in a 48-pixel crop;
+- `plain2`: the same fonts' two-character faces drawn plainly (飛車, 角行, 銀将, ...: most wooden sets are
+  written so, and so is the shared real photo's set; both held-out styles are one-character);
 - `artwork`: the shipped training styles themselves (not unseen: for effects such as `--ink-sheen`, the lamp's
   reflection on lacquered ink, `RenderOptions.ink_sheen`).
 Frames of real game positions (960x720, random poses up to 45 degrees) are read by the full reader (grid found
@@ -52,8 +54,8 @@ TILT_BINS: tuple[float, ...] = (15.0, 30.0, 45.1)
 
 @lru_cache(maxsize=2)
 def dev_dirs(family: str, red: float = PROMOTED_RED) -> dict[str, Path]:
-    """Sprite folders of a development family (`proxy`, `one` or `plain`; promoted faces red with probability
-    `red`), made once under the temporary directory."""
+    """Sprite folders of a development family (`proxy`, `one`, `plain` or `plain2`; promoted faces red with
+    probability `red`), made once under the temporary directory."""
     from vision.train.looks import PROXY_FONTS, look_fonts, look_tiles, write_sprite_dirs
 
     root = Path(tempfile.gettempdir()) / f"shogi-dev-sprites-{SEED}-{family}"
@@ -63,9 +65,10 @@ def dev_dirs(family: str, red: float = PROMOTED_RED) -> dict[str, Path]:
     fonts = {n: p for n, p in look_fonts().items() if n in PROXY_FONTS}
     if family == "one":
         fonts |= {n: FONT_ROOT / rel for n, rel in DEV_FONTS.items() if (FONT_ROOT / rel).is_file()}
-    if family == "plain":
+    if family in ("plain", "plain2"):
         fonts |= {n: FONT_ROOT / rel for n, rel in DEV_FONTS.items() if (FONT_ROOT / rel).is_file()}
-        tiles = {s: t for s, t in font_tiles(SEED, fonts, red=red).items() if s.endswith("_1")}
+        chars = "_2" if family == "plain2" else "_1"
+        tiles = {s: t for s, t in font_tiles(SEED, fonts, red=red).items() if s.endswith(chars)}
         return write_sprite_dirs(tiles, root)
     tiles = look_tiles(SEED, fonts, red=red)
     if family == "one":
@@ -218,7 +221,7 @@ def _bucket(counter: Counter[tuple[int, bool]], i: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--family", choices=("proxy", "one", "plain", "artwork"), default="one")
+    parser.add_argument("--family", choices=("proxy", "one", "plain", "plain2", "artwork"), default="one")
     parser.add_argument("--n", type=int, default=60, help="frames to render and read")
     parser.add_argument("--seed", type=int, default=77)
     parser.add_argument("--model", type=Path, help="classifier ONNX (default: the shipped model)")

@@ -99,7 +99,7 @@ def report(tally: HandTally, top: int = 12) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--family", choices=("proxy", "one", "plain", "artwork"), default="artwork")
+    parser.add_argument("--family", choices=("proxy", "one", "plain", "plain2", "artwork"), default="artwork")
     parser.add_argument("--n", type=int, default=60, help="frames to render and read")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--model", type=Path, help="classifier ONNX (default: the shipped model)")
