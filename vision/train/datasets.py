@@ -186,9 +186,14 @@ def look_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
     return dirs | write_sprite_dirs(drawn, tmp / f"shogi-font-sprites-{FONT_SEED}{tag}")
 
 
+def char_forms(folders: list[str], chars: int) -> list[str]:
+    """The sprite folders (`<style>_v<i>`) of styles written with `chars` characters (`<prefix>_<font>_<chars>`)."""
+    return [n for n in folders if n.rsplit("_v", 1)[0].endswith(f"_{chars}")]
+
+
 def one_char(folders: list[str]) -> list[str]:
-    """The sprite folders (`<style>_v<i>`) of one-character styles (`<prefix>_<font>_1`)."""
-    return [n for n in folders if n.rsplit("_v", 1)[0].endswith("_1")]
+    """The sprite folders of one-character styles (`char_forms` with 1)."""
+    return char_forms(folders, 1)
 
 
 def _looks_rendered_chunk(
@@ -198,11 +203,6 @@ def _looks_rendered_chunk(
 
     start, n, styles = job
     return rendered_dataset(range(start, start + n), styles, GAMES, look_sprite_dirs(red))
-
-
-def two_char(folders: list[str]) -> list[str]:
-    """The sprite folders (`<style>_v<i>`) of two-character styles (`<prefix>_<font>_2`)."""
-    return [n for n in folders if n.rsplit("_v", 1)[0].endswith("_2")]
 
 
 def rendered_drawn(
@@ -216,7 +216,7 @@ def rendered_drawn(
     dirs = look_sprite_dirs(red)  # made before the workers start, so they inherit it
     styles = sorted(n for n in dirs if n.startswith(prefix))
     if two:
-        styles = two_char(styles)
+        styles = char_forms(styles, 2)
     elif args.one_char:
         styles = one_char(styles)
     return _framed(
