@@ -145,6 +145,7 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     )
     if len(contenders) == 1 and unsure_kind:
         contenders += [h for h in ranked if h is not best and other_drop_kinds(h, best)]
+    contenders += _untold_promotion_twin(scorer, ranked, contenders, config)
     face = _promotion_by_face(scorer, contenders, game.habits, config)
     if face is not None:
         return _clear_winner(game, face[0], face[1], scorer, ranked)
@@ -265,6 +266,35 @@ def _promotion_by_face(
     if not _fits_chosen_face(row, int(chosen.labels()[square]), habits, config):
         return None
     return chosen, round(abs(lead), 3)
+
+
+def _untold_promotion_twin(
+    scorer: Scorer, ranked: list[Hypothesis], contenders: list[Hypothesis], config: ReconcileConfig
+) -> list[Hypothesis]:
+    """The best explanation's promotion twin (the same moves but for one promotion choice; `_promotion_twins`)
+    when it is no contender but the moved piece's face does not tell the choice either: the two differ on one
+    square, by the log-odds of two labels of one kind, which a face read as some other kind parts by chance
+    (development game 23 on a cursive two-character set: the promoted silver of 3d2c+ read as a tokin 37 %, a
+    pawn 32 %, a rook, a bishop, the silver's own labels under 2 %; their ratio put 3d2c ahead by more than
+    `commit_margin`, and it was committed). The face, weighed over kinds with the prior against declining
+    (`_face_lead`, as `_promotion_by_face` weighs it), must favour the best's choice by `commit_margin`, else the
+    twin joins the contenders (and the player is asked unless the face then decides)."""
+    best = ranked[0]
+    if len(contenders) != 1 or contenders[0] is not best:
+        return []
+    for other in ranked[1 : config.max_candidates * 4]:
+        twins = _promotion_twins([best, other])
+        if twins is None or scorer.misfit(other):
+            continue
+        promoted, declined, square = twins
+        label = int(declined.labels()[square])
+        side = owner(label)
+        assert side is not None, "a moved piece has an owner"
+        lead = _face_lead(np.exp(scorer.evidence.log_probs[square]), side)
+        lead += config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
+        told = lead >= config.commit_margin if best is promoted else lead <= -config.commit_margin
+        return [] if told else [other]
+    return []
 
 
 def _fits_chosen_face(row: np.ndarray, chosen: int, habits: ReadingHabits | None, config: ReconcileConfig) -> bool:

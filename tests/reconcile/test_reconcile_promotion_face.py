@@ -72,3 +72,14 @@ def test_promoted_face_of_a_set_whose_unpromoted_piece_reads_promoted_is_asked()
     results = decisions(feed(reconciler, [dataclasses.replace(f, time=1.0 + f.time) for f in frames]))
     assert results and not any(isinstance(r, MoveCommitted) for r in results)
     assert {c.text for c in results[-1].candidates} == {"5d5c", "5d5c+"}
+
+
+def test_face_of_neither_choice_is_asked_however_the_two_labels_compare() -> None:
+    """5d5c+ read as a tokin 37 %, a pawn 32 %, a rook 15 %, a bishop 8 %, a silver 2 % and a promoted silver 0.2 %
+    (a cursive two-character set the reader hardly knows; development game 23, gen_sousyo_2): the silver's two
+    labels differ tenfold, enough to part the two moves by more than `commit_margin`, but the face is neither
+    choice's (promoted 37 % against unpromoted 57 %), so the player is asked; 5d5c had been committed."""
+    weights = {"+P": 0.37, "P": 0.32, "R": 0.15, "B": 0.08, "S": 0.02, "+S": 0.002}
+    results = _read(SILVER_ON_5D, "5d5c+", "5c", weights, seed=65)
+    assert results and not any(isinstance(r, MoveCommitted) for r in results)
+    assert {c.text for c in results[-1].candidates} == {"5d5c", "5d5c+"}
