@@ -11,7 +11,10 @@ then in total: moves recorded correctly (target 100 %), false moves committed (t
 with any error. `--calibrate`: the reader is first calibrated to each game's piece set, as a user does once;
 otherwise it learns the set from each game's confirmed start position, as the product does (`--no-learn-set`: not).
 Then `--play N` simulated games against the engine on the virtual board (default 1): games completed, robot moves
-confirmed by the camera on the first try.
+confirmed by the camera on the first try. For development, `--family plain2` (or `plain`, `one`, `proxy`) plays on
+faces drawn from fonts no training run uses (`vision.train.dev_eval`; `plain2`: two-character faces, as most
+wooden sets have) instead of the held-out styles; it needs the training fonts (`scripts/install-debs.sh --train`)
+and `--play 0`.
 """
 
 from __future__ import annotations
@@ -52,6 +55,11 @@ def register_bench(subparsers: Any) -> None:
         action="store_true",
         help="the reader also learns the set from positions confirmed later ([vision] learn_set_again = true)",
     )
+    parser.add_argument(
+        "--family",
+        choices=("plain", "plain2", "one", "proxy"),
+        help="development: faces drawn from fonts never trained on (needs the training fonts and --play 0)",
+    )
     parser.add_argument("--plies", type=int, default=0, help="replay only the first P plies of each game (0: all)")
     parser.add_argument("--games", type=Path, default=DEFAULT_GAMES, help="USI game list, one game per line")
     parser.add_argument("--size", default="800x600", help="camera picture size WxH (default 800x600)")
@@ -83,11 +91,15 @@ def run(args: argparse.Namespace) -> int:
     if not games:
         raise CommandError(f"{args.games} has {len(lines)} games: nothing from --first {args.first}")
     size = parse_size(args.size)
-    styles = held_out_styles()
+    if args.family is not None and args.play:
+        raise CommandError("--family plays development styles for replayed games only: add --play 0")
+    dirs = _family_dirs(args.family) if args.family else {}
+    styles = tuple(sorted(dirs)) if dirs else held_out_styles()
     classifier = load_classifier()
     print(
-        f"# bench game: {len(games)} games of {args.games} from game {args.first + 1}, held-out styles "
-        f"{', '.join(styles)}, {size[0]}x{size[1]}"
+        f"# bench game: {len(games)} games of {args.games} from game {args.first + 1}, "
+        + ("development styles " if dirs else "held-out styles ")
+        + f"{', '.join(styles)}, {size[0]}x{size[1]}"
         + (
             ", reader calibrated to each set"
             if args.calibrate
@@ -117,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
             calibrate=args.calibrate,
             learn_set=args.learn_set,
             learn_set_again=args.learn_set_again,
+            style_dir=dirs.get(style),
         )
         reports.append(report)
         _print_game(index, seed, style, report, args.verbose)
@@ -132,6 +145,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"load average (1, 5, 15 min): {load[0]} at the start, {load[1]} at the end (latency counts wall time)")
     _play(args.play, args.seed, styles)
     return 0
+
+
+def _family_dirs(family: str) -> dict[str, Path]:
+    """The first variant's sprite folder of each font of a development family, by style name."""
+    from vision.train.dev_eval import dev_dirs
+
+    return {style: folder for style, folder in dev_dirs(family).items() if style.endswith("_v0")}
 
 
 def _play(n: int, seed: int, styles: tuple[str, ...]) -> None:

@@ -113,8 +113,10 @@ def replay_one(
     calibrate: bool = False,
     learn_set: bool = True,
     learn_set_again: bool = False,
+    style_dir: Path | None = None,
 ) -> GameReport:
-    """Replay one game with fresh world, gate, reader and reconciler (the classifier is shared).
+    """Replay one game with fresh world, gate, reader and reconciler (the classifier is shared); `style_dir`: the
+    piece sprites of `style` come from that folder (`CameraSettings.style_dir`).
 
     Like an installed robot, whose camera mount says once which side of the picture sente sits at, the reader
     is told that direction (from the camera's pose, before the game); with `auto_orient` it decides from the
@@ -136,7 +138,7 @@ def replay_one(
     geometry = load_settings(None).geometry
     board = VirtualBoard(geometry, start_sfen, seed=seed)
     human = SimulatedHuman(board, seed=seed)
-    look = CameraSettings(style=style, seed=seed, size=size, pose=pose, max_tilt_deg=max_tilt_deg)
+    look = CameraSettings(style=style, seed=seed, size=size, pose=pose, max_tilt_deg=max_tilt_deg, style_dir=style_dir)
     camera = VirtualCamera(board, look)
     camera.read()
     assert camera.last is not None

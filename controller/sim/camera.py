@@ -9,6 +9,7 @@ not changed is not rendered again (only the per-frame variation is redrawn), so 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -22,7 +23,9 @@ class CameraSettings:
     """How the virtual camera is set up for one game.
 
     Attributes:
-        style: piece artwork style (`vision.render.list_styles()`).
+        style: piece artwork style (`vision.render.list_styles()`), or the name of the sprites in `style_dir`.
+        style_dir: a folder of piece sprites drawn elsewhere (the development font styles of `vision.train`,
+            which no training run used); None: the shipped artwork `style`.
         seed: fixes the board's look, the lamp and (when `pose` is None) the camera pose.
         size: picture (width, height).
         pose: where the camera is; None for a plausible random one from the seed (tilt up to `max_tilt_deg`).
@@ -38,9 +41,13 @@ class CameraSettings:
     max_tilt_deg: float = 30.0
     frame_noise: float = 1.5
     frame_gain: float = 0.01
+    style_dir: Path | None = None
 
     def __post_init__(self) -> None:
-        if self.style not in list_styles():
+        if self.style_dir is not None:
+            if not self.style_dir.is_dir():
+                raise SimError(f"piece sprites folder {str(self.style_dir)!r} is not a directory")
+        elif self.style not in list_styles():
             raise SimError(f"unknown piece style {self.style!r} (known: {', '.join(list_styles())})")
         if not 0.0 <= self.frame_noise <= 20.0 or not 0.0 <= self.frame_gain <= 0.2:
             raise SimError("camera: frame_noise in 0..20 and frame_gain in 0..0.2")
@@ -54,7 +61,7 @@ class VirtualCamera:
         self.settings = s = settings or CameraSettings()
         self._rng = np.random.default_rng([abs(int(s.seed)), 0xCA3])
         pose = s.pose or CameraPose.random(self._rng, s.max_tilt_deg, s.size)
-        self.options = RenderOptions(style=s.style, seed=s.seed, size=s.size, pose=pose)
+        self.options = RenderOptions(style=s.style, seed=s.seed, size=s.size, pose=pose, style_dir=s.style_dir)
         self._key: str | None = None
         self.last: Rendered | None = None
         """The last render (its ground truth: corners, occluded squares)."""

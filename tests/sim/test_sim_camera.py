@@ -48,6 +48,24 @@ def test_unknown_style_is_refused() -> None:
         CameraSettings(style="no_such_style")
 
 
+def test_sprites_from_a_folder_are_photographed(tmp_path: Path) -> None:
+    """A set drawn elsewhere (`style_dir`, as the development font styles) is rendered under its own name; a
+    folder that is not there is a clear error."""
+    import shutil
+
+    folder = tmp_path / "my_set"
+    shutil.copytree(Path("vision/assets/pieces/kanji_light"), folder)
+    board = VirtualBoard(GEOMETRY, seed=3)
+    copied = VirtualCamera(board, CameraSettings(style="my_set", style_dir=folder, size=(400, 300), seed=3))
+    shipped = VirtualCamera(board, CameraSettings(style="kanji_light", size=(400, 300), seed=3))
+    other = VirtualCamera(board, CameraSettings(style="simple_kanji", size=(400, 300), seed=3))
+    frames = [camera.read() for camera in (copied, shipped, other)]
+    assert np.array_equal(frames[0], frames[1])  # the same sprites under another name: the same picture
+    assert not np.array_equal(frames[1], frames[2])
+    with pytest.raises(SimError, match="not a directory"):
+        CameraSettings(style="my_set", style_dir=tmp_path / "missing")
+
+
 def test_file_camera_reads_images_in_order(tmp_path: Path) -> None:
     """FileCamera returns its images in order, then repeats the last; missing files are named."""
     import cv2

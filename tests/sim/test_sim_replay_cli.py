@@ -29,3 +29,9 @@ def test_bench_game_rejects_a_missing_game_list(tmp_path: Path, capsys: pytest.C
     """`bench game --games` naming no file is an error, not a crash."""
     assert main(["bench", "game", "--games", str(tmp_path / "none.usi")]) == 1
     assert "cannot read the games" in capsys.readouterr().err
+
+
+def test_bench_game_development_family_needs_no_play(capsys: pytest.CaptureFixture[str]) -> None:
+    """`bench game --family` replays games on development faces only; with play games asked for it says so."""
+    assert main(["bench", "game", "--family", "plain2", "--n", "1"]) == 1
+    assert "add --play 0" in capsys.readouterr().err
