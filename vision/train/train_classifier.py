@@ -361,6 +361,9 @@ def training_data(
     if args.rendered_fonts_two:
         seed = args.seed * 100_000 + 60_000
         parts.append((*rendered_drawn(args, "gen_", args.rendered_fonts_two, seed, two=True), False))
+    if args.rendered_looks_two:
+        seed = args.seed * 100_000 + 70_000
+        parts.append((*rendered_drawn(args, "look_", args.rendered_looks_two, seed, two=True), False))
     if args.rendered_sheen:
         parts.append((*rendered_sheen(args.seed, args.rendered_sheen, styles, args.workers, args.cache), True))
     if args.stands:
@@ -532,6 +535,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rendered-fonts", type=int, default=0, help="rendered frames drawn with the font styles")
     parser.add_argument(
         "--rendered-fonts-two", type=int, default=0, help="rendered frames drawn with the font styles' two characters"
+    )
+    parser.add_argument(
+        "--rendered-looks-two", type=int, default=0, help="rendered frames drawn with the look styles' two characters"
     )
     parser.add_argument(
         "--rendered-sheen", type=int, default=0, help="rendered frames of the artwork with the lamp's sheen on the ink"
