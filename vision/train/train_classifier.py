@@ -225,6 +225,17 @@ calibrated 96.914 -> 97.613 % and 93.997 -> 95.189 % (one-character faces calibr
 Two-character faces are still far from solved (92 % generic, 95-98 % calibrated): the next step is more of them
 (the look styles' two-character frames, and fonts' frames with the sheen), and a calibration that sees their
 upper character (the one that tells the kinds apart: 銀将 / 金将 / 玉将 share the lower).
+
+Tried on 2026-11-27 (later), not shipped: the look styles' two-character faces in whole frames
+(`--rendered-looks-two`, 1600 then 3200 frames; 6-7 min of data each), two steps of two epochs at lr 3e-4 from the
+shipped model (the recipe above plus `--rendered-looks-two 1600 --init /tmp/s15/two2/pieces.pt`, one thread, out
+/tmp/s16/lt; then `--rendered-looks-two 3200 --init /tmp/s16/lt/pieces.pt`, two threads, out /tmp/s16/lt2).
+Development, shipped -> first -> second: two-character faces 92.325 -> 93.045 -> 93.025 % (boards 8.3 -> 13.3 ->
+13.3 %), one-character faces 96.049 -> 96.091 -> 96.091 %, artwork 99.877 -> 99.846 -> 99.969 %, with the sheen
+98.488 -> 98.488 -> 98.519 %; validation crops 95.71 -> 95.87 -> 95.74 %, proxy-look crops 53.67 -> 54.20 ->
+54.47 %. The rule fixed before (as for the model above: at least 1 point better on two-character faces, no more
+than 0.1 point worse elsewhere) was not met (+0.70), so neither was benched. The look frames add less than the
+font frames did (+3.8 and +1.1 points in the two steps above).
 """
 
 from __future__ import annotations
