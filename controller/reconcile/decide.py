@@ -280,7 +280,9 @@ def _untold_promotion_twin(
     weighed over kinds with the prior against declining (`_face_lead`, as `_promotion_by_face` weighs it), favour
     the best's choice by `commit_margin`; else the twin joins the contenders (and the player is asked unless the
     face then decides). Weighing alone asked too often: a knight read as itself 79 % and as a promoted rook 19 %
-    (benchmark game 1, ply 49) weighs as an unsure face."""
+    (benchmark game 1, ply 49) weighs as an unsure face. Nor is the usual choice asked when the face cannot tell:
+    a pawn, lance, bishop or rook promoted (its decline cost at least `unseen_promotion_margin`, as for a promotion
+    no picture can show; benchmark game 19 had asked two dragons read as a pawn or a promoted lance)."""
     best = ranked[0]
     if len(contenders) != 1 or contenders[0] is not best:
         return []
@@ -293,9 +295,11 @@ def _untold_promotion_twin(
         side = owner(label)
         assert side is not None, "a moved piece has an owner"
         row = np.exp(scorer.evidence.log_probs[square])
-        lead = _face_lead(row, side) + config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
+        cost = config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
+        lead = _face_lead(row, side) + cost
         told = lead >= config.commit_margin if best is promoted else lead <= -config.commit_margin
-        return [] if told or int(np.argmax(row)) == int(best.labels()[square]) else [other]
+        usual = best is promoted and cost >= config.unseen_promotion_margin
+        return [] if told or usual or int(np.argmax(row)) == int(best.labels()[square]) else [other]
     return []
 
 
