@@ -93,7 +93,11 @@ def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     if args.family is not None and args.play:
         raise CommandError("--family plays development styles for replayed games only: add --play 0")
-    dirs = _family_dirs(args.family) if args.family else {}
+    dirs: dict[str, Path] = {}
+    if args.family:
+        from vision.train.dev_eval import first_variants
+
+        dirs = first_variants(args.family)
     styles = tuple(sorted(dirs)) if dirs else held_out_styles()
     classifier = load_classifier()
     print(
@@ -145,13 +149,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"load average (1, 5, 15 min): {load[0]} at the start, {load[1]} at the end (latency counts wall time)")
     _play(args.play, args.seed, styles)
     return 0
-
-
-def _family_dirs(family: str) -> dict[str, Path]:
-    """The first variant's sprite folder of each font of a development family, by style name."""
-    from vision.train.dev_eval import dev_dirs
-
-    return {style: folder for style, folder in dev_dirs(family).items() if style.endswith("_v0")}
 
 
 def _play(n: int, seed: int, styles: tuple[str, ...]) -> None:

@@ -252,11 +252,7 @@ def _promotion_by_face(
     if twins is None:
         return None
     promoted, declined, square = twins
-    label = int(declined.labels()[square])
-    side = owner(label)
-    assert side is not None, "a moved piece has an owner"
-    row = np.exp(scorer.evidence.log_probs[square])
-    lead = _face_lead(row, side) + config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
+    row, side, _, lead = _moved_face(scorer, declined, square, config)
     chosen, rejected = (promoted, declined) if lead > 0 else (declined, promoted)
     if abs(lead) < config.commit_margin or scorer.misfit(chosen):
         return None
@@ -291,16 +287,25 @@ def _untold_promotion_twin(
         if twins is None or scorer.misfit(other):
             continue
         promoted, declined, square = twins
-        label = int(declined.labels()[square])
-        side = owner(label)
-        assert side is not None, "a moved piece has an owner"
-        row = np.exp(scorer.evidence.log_probs[square])
-        cost = config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
-        lead = _face_lead(row, side) + cost
+        row, _, cost, lead = _moved_face(scorer, declined, square, config)
         told = lead >= config.commit_margin if best is promoted else lead <= -config.commit_margin
         usual = best is promoted and cost >= config.unseen_promotion_margin
         return [] if told or usual or int(np.argmax(row)) == int(best.labels()[square]) else [other]
     return []
+
+
+def _moved_face(
+    scorer: Scorer, declined: Hypothesis, square: int, config: ReconcileConfig
+) -> tuple[np.ndarray, int, float, float]:
+    """What the face of a piece that may have promoted on `square` tells (`declined`: the explanation where it did
+    not): the square's probability row, the mover (0 sente, 1 gote), its kind's `decline_cost`, and the face's
+    lead for promoting (`_face_lead` plus that cost)."""
+    label = int(declined.labels()[square])
+    side = owner(label)
+    assert side is not None, "a moved piece has an owner"
+    row = np.exp(scorer.evidence.log_probs[square])
+    cost = config.decline_cost.get(SQUARE_LABELS[label].upper(), 0.0)
+    return row, side, cost, _face_lead(row, side) + cost
 
 
 def _fits_chosen_face(row: np.ndarray, chosen: int, habits: ReadingHabits | None, config: ReconcileConfig) -> bool:

@@ -25,7 +25,7 @@ from vision.calibration import FLIPPED_BOARD, START_BOARD, Calibration, calibrat
 from vision.classifier import PieceClassifier
 from vision.errors import CalibrationError
 from vision.render import Rendered, RenderOptions
-from vision.train.dev_eval import Tally, dev_dirs, read_frame, report
+from vision.train.dev_eval import Tally, first_variants, read_frame, report
 
 
 @dataclass
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
     styles: dict[str, Path | None] = {s: None for s in args.style}
     if args.family != "none":
-        styles |= {s: d for s, d in dev_dirs(args.family).items() if s.endswith("_v0")}
+        styles |= first_variants(args.family)
     games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
     figures = {"rig": Figures(), "other": Figures()}
     for style, folder in sorted(styles.items()):

@@ -141,6 +141,11 @@ def read_frame(
     tally.boards_right += wrong == 0
 
 
+def first_variants(family: str) -> dict[str, Path]:
+    """The first variant's sprite folder (`_v0`) of each font of a development family, by style name."""
+    return {style: folder for style, folder in dev_dirs(family).items() if style.endswith("_v0")}
+
+
 def family_setup(
     family: str, model: Path | None, red: float = PROMOTED_RED
 ) -> tuple[dict[str, Path | None], list[list[str]], PieceClassifier]:
