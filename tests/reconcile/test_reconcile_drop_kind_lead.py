@@ -16,14 +16,17 @@ ROOK_AS_READ = {"r": 0.92, "+b": 0.06, "s": 0.013}
 horse, a little silver."""
 
 
-def _dropped_on_2i(read: dict[str, float], habit_frames: int = 60) -> list[Result]:
+def _dropped_on_2i(read: dict[str, float], habit_frames: int = 60, *, reader_changed: bool = False) -> list[Result]:
     """Decisions after gote drops a piece on 2i read as `read`, once `habit_frames` frames of the position before
-    taught the reconciler how this set's rook and silver read; gote's stand is out of view (sente's is read)."""
+    taught the reconciler how this set's rook and silver read (`reader_changed`: and then the reader changed, so
+    that the reconciler forgot them); gote's stand is out of view (sente's is read)."""
     reader = SyntheticReader(61, NoiseModel(stand_sides=("b",)))
     reconciler = Reconciler(sfen=GOTE_HOLDS_RS)
     board = after(GOTE_HOLDS_RS, [])
     rook = split_row(ROOK_AS_READ)
     feed(reconciler, [with_square(reader.observe_board(board, 0.1 * k), "8b", rook) for k in range(habit_frames)])
+    if reader_changed:
+        reconciler.reader_changed()
     reconciler.observe(reader.observe_board(board, 10.0, stable=False))
     board.push_usi("R*2i")  # the position is the same whichever kind was dropped but for 2i and the hands
     frames = [
@@ -65,3 +68,16 @@ def test_drop_kind_with_a_thin_lead_is_asked_while_the_habits_are_young() -> Non
     results = _dropped_on_2i({"s": 0.89, "r": 0.05, "+b": 0.057}, habit_frames=3)
     assert results and not any(isinstance(r, MoveCommitted) for r in results), results
     assert isinstance(results[-1], Ambiguous), results
+
+
+def test_drop_kind_with_a_thin_lead_is_asked_when_the_reader_just_changed() -> None:
+    """The same thin read right after the reader changed (a piece set learnt again during the game: what the
+    reconciler knew of the old reading is forgotten, and no habit is known yet). Development game 25 (a
+    two-character set, `learn_set_again` on) committed N*6g for L*6g so: the lance read 85 % knight, 3 % lance,
+    the knight ahead by 3.3 as read. With no habits to vouch for the read, a lead under `drop_kind_margin` is
+    asked. Here the silver leads the rook by 3.4 as read: more than `habit_margin` (3.0), so the plain reading
+    does not call the kinds confusable, and less than `drop_kind_margin` (4.6)."""
+    results = _dropped_on_2i({"s": 0.92, "r": 0.03, "+b": 0.05}, reader_changed=True)
+    assert results and not any(isinstance(r, MoveCommitted) for r in results), results
+    assert isinstance(results[-1], Ambiguous), results
+    assert {("R*2i",), ("S*2i",)} <= {c.moves for c in results[-1].candidates}
