@@ -236,6 +236,20 @@ Development, shipped -> first -> second: two-character faces 92.325 -> 93.045 ->
 54.47 %. The rule fixed before (as for the model above: at least 1 point better on two-character faces, no more
 than 0.1 point worse elsewhere) was not met (+0.70), so neither was benched. The look frames add less than the
 font frames did (+3.8 and +1.1 points in the two steps above).
+
+Tried on 2026-11-27 (evening), not shipped: both kinds of two-character frames at once, twice the font frames
+(`--rendered-fonts-two 6400 --rendered-looks-two 3200`; 18 min of data on one worker, 47 min of training on a
+heavily shared machine), two epochs at lr 3e-4 from the shipped model (the recipe above with those two options,
+`--workers 1 --init /tmp/s15/two2/pieces.pt`, out /tmp/s17/f3). Shipped -> this: two-character faces 92.325 ->
+93.642 % (boards 8.3 -> 13.3 %), one-character faces 96.049 -> 95.720 % (boards 55.0 -> 53.3 %; the cursive sousyo
+17.62 -> 19.08 % of its squares wrong, yusei 0.41 -> 0.82 %, the other three the same); validation crops 95.71 ->
+95.72 %, val-promoted 86.20 -> 86.52 %, proxy-look crops 53.67 -> 54.07 %. The rule fixed before (at least 1 point
+better on two-character faces, no more than 0.1 point worse on one-character faces) was not met: the first half
+held (+1.32), the second did not (-0.33), so it was not benched. Two-character data, fed alone, pulls the network
+away from the one-character cursive faces it already reads worst: the next try should mix in one-character frames
+of the same fonts in the same step, or grow the network (81 crops take about 14.5 ms now; 16-32-48-64 -> 24-48-64-96
+channels doubles that to about 28 ms, measured in OpenCV with random weights on a shared core: over the 50 ms budget
+with the rest of a read on unseen sets).
 """
 
 from __future__ import annotations
