@@ -246,10 +246,10 @@ heavily shared machine), two epochs at lr 3e-4 from the shipped model (the recip
 95.72 %, val-promoted 86.20 -> 86.52 %, proxy-look crops 53.67 -> 54.07 %. The rule fixed before (at least 1 point
 better on two-character faces, no more than 0.1 point worse on one-character faces) was not met: the first half
 held (+1.32), the second did not (-0.33), so it was not benched. Two-character data, fed alone, pulls the network
-away from the one-character cursive faces it already reads worst: the next try should mix in one-character frames
-of the same fonts in the same step, or grow the network (81 crops take about 14.5 ms now; 16-32-48-64 -> 24-48-64-96
-channels doubles that to about 28 ms, measured in OpenCV with random weights on a shared core: over the 50 ms budget
-with the rest of a read on unseen sets).
+away from the one-character cursive faces it already reads worst: the next try should mix in as many one-character
+frames of the same fonts (the recipe has 1600 to these 9600), or grow the network (81 crops take about 14.5 ms
+now; 16-32-48-64 -> 24-48-64-96 channels doubles that to about 28 ms, measured in OpenCV with random weights on a
+shared core: over the 50 ms budget with the rest of a read on unseen sets).
 """
 
 from __future__ import annotations
