@@ -127,9 +127,11 @@ def kind_untold(scorer: Scorer, best: Hypothesis, habits: ReadingHabits | None, 
     """`best` drops a piece whose kind nothing tells firmly: its player held other kinds it could drop there, the
     dropper's stand does not confirm the kind, neither the read (`read_lead`) nor its fit to the habits' mean rows
     (`ReadingHabits.likelihood`) puts it `drop_kind_margin` ahead of every other held kind, and by the habits the
-    read is not `habit_margin` more typical of it than of some other held kind (`typical_lead`), or the habits do
-    not know the two kinds yet (the reader just changed: development game 25, a two-character set learnt again
-    during the game, committed N*6g for L*6g with the knight 3.3 ahead as read and no habits). Benchmark game 17
+    read is not `habit_margin` more typical of it than of some other held kind (`typical_lead`). While the habits
+    know fewer than `DECIDING_SQUARE_FRAMES` of any of those kinds (the reader changed lately), only the read's own
+    lead counts: development game 25, a two-character set learnt again during the game, committed N*6g for L*6g,
+    the lance read 83-85 % knight and 3-4 % lance (3.1-3.3 ahead as read), once with no habits at all and once by
+    the fit to habits of 15 lance and 30 knight square-frames. Benchmark game 17
     with the one-ink fine-tune committed S*2i for R*2i: gote's rook on 2i read 87-90 % silver, 4-8 % rook, 5 %
     horse, its stand out of view; the silver led by 2.7-3.2 as read and 3.0-3.6 by the mean rows' fit
     (`kind_by_habits` decided it), but a silver of that set never showed more than a trace of rook (0.2 % on
@@ -142,12 +144,17 @@ def kind_untold(scorer: Scorer, best: Hypothesis, habits: ReadingHabits | None, 
         if habits is None or not others or scorer.stand_confirms(label, best.hands, square, labels):
             continue
         row = np.exp(scorer.evidence.log_probs[square])
+        as_read = read_lead(row, label, others, config.probability_floor)
+        if any(habits.count(k) < DECIDING_SQUARE_FRAMES for k in (label, *others)):
+            if as_read < config.drop_kind_margin:
+                return True  # habits this young vouch for no kind: only a firm read tells it
+            continue
         fit = habits.likelihood(row, label) - max(habits.likelihood(row, k) for k in others)
-        if max(read_lead(row, label, others, config.probability_floor), fit) >= config.drop_kind_margin:
+        if max(as_read, fit) >= config.drop_kind_margin:
             continue
         for other in others:
-            lead = typical_lead(habits, row, label, other, config.probability_floor)
-            if lead is None or lead < config.habit_margin:
+            typical = typical_lead(habits, row, label, other, config.probability_floor)
+            if typical is None or typical < config.habit_margin:
                 return True
     return False
 
