@@ -106,8 +106,9 @@ class VisionConfig:
             the start never showed, squares read wrong; `controller.runner.set_relearning`). Off by default: on
             development games 401-410 it gave 0 false moves and 1.47 prompts per 100 moves against 0 and 1.20
             with the start alone, for 1.5-3 s of a core per learning, several learnings a game; on development
-            games 21-30 on two-character faces (`bench game --family plain2`) 1 false move (a lance dropped,
-            read as a knight by the set learnt again) and 3.74 prompts per 100 against 0 and 3.19.
+            games 21-30 on two-character faces (`bench game --family plain2`) 0 false moves and 3.74 prompts
+            per 100 against 0 and 3.19 (2 false drops before the reconciler stopped trusting habits younger than
+            `DECIDING_SQUARE_FRAMES`, which each learning resets).
         calibration: the user's calibration file (`shogi-robot vision calibrate`, or the page's `piece-set.json`),
             read with from the start; it wins: nothing is then learnt. None: no such file.
     """

@@ -146,7 +146,7 @@ class StartLearningReader:
         """Learn at all (`[vision] learn_set`)."""
         self.again = again
         """Also learn again from positions the game confirms later (`[vision] learn_set_again`; off by default:
-        on development games it gained nothing measurable, and on two-character sets it committed a wrong drop; see
+        on development games it gained nothing measurable, and on two-character sets it asked more; see
         `controller.config.VisionConfig`)."""
         self.say = say
         """Where each learning's outcome is told (on the loop's thread), if anywhere."""
