@@ -107,8 +107,8 @@ class VisionConfig:
             development games 401-410 it gave 0 false moves and 1.47 prompts per 100 moves against 0 and 1.20
             with the start alone, for 1.5-3 s of a core per learning, several learnings a game; on development
             games 21-30 on two-character faces (`bench game --family plain2`) 0 false moves and 3.74 prompts
-            per 100 against 0 and 3.19 (2 false drops before the reconciler stopped trusting habits younger than
-            `DECIDING_SQUARE_FRAMES`, which each learning resets).
+            per 100 against 0 and 3.19 (2 false drops before the reconciler stopped trusting its habits on this
+            set while they hold fewer than `DECIDING_SQUARE_FRAMES`; each learning resets them).
         calibration: the user's calibration file (`shogi-robot vision calibrate`, or the page's `piece-set.json`),
             read with from the start; it wins: nothing is then learnt. None: no such file.
     """
