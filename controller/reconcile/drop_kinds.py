@@ -12,7 +12,7 @@ import cshogi
 import numpy as np
 import numpy.typing as npt
 
-from controller.reconcile.habits import DECIDING_SQUARE_FRAMES, ReadingHabits
+from controller.reconcile.habits import ReadingHabits
 from controller.reconcile.hypotheses import Hypothesis, Scorer, dropped_squares, held_labels
 from controller.reconcile.labels import LABEL_INDEX, square_index
 from controller.reconcile.questions import other_drop_kinds
@@ -40,7 +40,7 @@ def kind_by_habits(
     if len(variants) < 2 or not {id(h) for h in contenders} <= {id(h) for h in variants}:
         return None
     held = {k for i in squares for k in held_labels(int(labels[i]), best.hands, i, labels)}
-    if any(habits.count(k) < DECIDING_SQUARE_FRAMES for k in held):
+    if not habits.vouch_for(held):
         return None
     rows = {i: np.exp(scorer.evidence.log_probs[i]) for i in squares}
     fits = sorted(
@@ -145,7 +145,7 @@ def kind_untold(scorer: Scorer, best: Hypothesis, habits: ReadingHabits | None, 
             continue
         row = np.exp(scorer.evidence.log_probs[square])
         as_read = read_lead(row, label, others, config.probability_floor)
-        if any(habits.count(k) < DECIDING_SQUARE_FRAMES for k in (label, *others)):
+        if not habits.vouch_for((label, *others)):
             if as_read < config.drop_kind_margin:
                 return True  # habits this young vouch for no kind: only a firm read tells it
             continue

@@ -10,6 +10,8 @@ pawn) is recognised by those habits when they tell it clearly.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -35,9 +37,10 @@ class ReadingHabits:
         np.add.at(self._sums, labels[seen], rows[seen])
         np.add.at(self._counts, labels[seen], 1.0)
 
-    def count(self, label: int) -> int:
-        """Square-frames learnt for a label."""
-        return int(self._counts[label])
+    def vouch_for(self, labels: Iterable[int]) -> bool:
+        """Whether the habits know every one of `labels` well enough to tell a drop's kind
+        (`DECIDING_SQUARE_FRAMES` square-frames each)."""
+        return all(self._counts[label] >= DECIDING_SQUARE_FRAMES for label in labels)
 
     def mean(self, label: int) -> npt.NDArray[np.float64] | None:
         """The reader's mean probability row on squares of `label`; None while fewer than `MIN_SQUARE_FRAMES`."""
