@@ -40,11 +40,12 @@ from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, labels_from_board_field
 from vision.orientation import turns_for_side
 from vision.set_examples import MOVED_VARIANTS, Examples, examples
+from vision.set_faces import FACE_WEIGHT, SetFaces, set_faces
 from vision.set_models import SetModel, fit_appearance_model, fit_set_model, model_from_json, model_json
 from vision.squares import crops_from_frame, rectified_board, square_crops
 
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 _PROMOTES = {"R", "B", "S", "N", "L", "P"}
 FLIPPED_BOARD = board_field_from_labels(
     ["+" + label if label.upper() in _PROMOTES else label for label in labels_from_board_field(START_BOARD)]
@@ -117,18 +118,25 @@ class Calibration:
     appearance: SetModel | None = None
     """Linear model of the crops' own appearance (`vision.appearance`), None in a calibration without it."""
     appearance_weight: float = APPEARANCE_WEIGHT
+    faces: SetFaces | None = None
+    """The calibration photos' own faces (`vision.set_faces`), None in a calibration without them."""
+    face_weight: float = FACE_WEIGHT
 
     def adjust(self, prediction: Prediction, crops: Image | None = None) -> NDArray[np.float64]:
         """N×29 probabilities: the generic classifier's log-probabilities times `generic_power` plus the set
         model's times `set_weight`, plus (given the N crops the prediction was made on, and an appearance
-        model) the appearance model's times `appearance_weight`."""
+        model) the appearance model's times `appearance_weight`; then, given the crops, the unsure squares' pieces
+        weighed again by how well the set's own faces fit them (`SetFaces.reweigh`)."""
         generic = np.maximum(prediction.probs, 1e-9)
         own = np.maximum(self.model.probs(prediction.features, generic), 1e-12)
         logits = self.generic_power * np.log(generic) + self.set_weight * np.log(own)
         if crops is not None and self.appearance is not None and self.appearance_weight > 0 and len(crops):
             seen = np.maximum(self.appearance.probs(appearance_features(crops), generic), 1e-12)
             logits = logits + self.appearance_weight * np.log(seen)
-        return _keep_unseen_mass(softmax(logits), prediction.probs, self.model.trained)
+        combined = _keep_unseen_mass(softmax(logits), prediction.probs, self.model.trained)
+        if crops is None or self.faces is None or not len(crops):
+            return combined
+        return self.faces.reweigh(combined, crops, self.face_weight)
 
     def to_json(self) -> dict[str, object]:
         """The file's JSON content."""
@@ -143,6 +151,8 @@ class Calibration:
             "examples": self.examples,
             "set_model": model_json(m),
             "appearance_model": None if self.appearance is None else model_json(self.appearance),
+            "face_weight": self.face_weight,
+            "faces": None if self.faces is None else self.faces.to_json(),
         }
 
     def save(self, path: Path) -> None:
@@ -154,7 +164,7 @@ class Calibration:
         """Read a calibration file; CalibrationError when malformed or made for another model."""
         try:
             data = json.loads(path.read_text())
-            if data.get("version") != FORMAT_VERSION:
+            if data.get("version") not in (FORMAT_VERSION - 1, FORMAT_VERSION):
                 raise CalibrationError(
                     f"{path}: unsupported calibration version {data.get('version')!r}; calibrate again"
                 )
@@ -168,7 +178,13 @@ class Calibration:
                 )
             model = model_from_json(data["set_model"])
             seen = None if data["appearance_model"] is None else model_from_json(data["appearance_model"])
-            calibration = cls(model, examples, str(data["model_sha256"]), power, weight, seen, seen_weight)
+            faces = None if data.get("faces") is None else SetFaces.from_json(data["faces"])  # none in version 4
+            face_weight = float(data.get("face_weight", FACE_WEIGHT))
+            if not (np.isfinite(face_weight) and face_weight >= 0):
+                raise ValueError(f"face_weight must be finite and >= 0, not {face_weight}")
+            calibration = cls(
+                model, examples, str(data["model_sha256"]), power, weight, seen, seen_weight, faces, face_weight
+            )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             if isinstance(exc, CalibrationError):
                 raise
@@ -267,6 +283,7 @@ def calibrate_with_examples(
     empties = [i for i, label in enumerate(start_labels) if label == EMPTY]
     moved = MOVED_VARIANTS
     parts = [examples(start, geometry, start_labels, classifier, seed=1, moved_variants=moved)]
+    photographed: list[tuple[Image, BoardGeometry, Sequence[str | None]]] = [(start, geometry, start_labels)]
     if flipped is not None:
         found = find_board(flipped)
         if found is None:
@@ -279,6 +296,7 @@ def calibrate_with_examples(
         parts.append(
             examples(flipped, flipped_geometry, promoted, classifier, seed=2, moved_variants=moved, empties=empties)
         )
+        photographed.append((flipped, flipped_geometry, promoted))
     kept = SetExamples.join([SetExamples.of(part) for part in parts])
     power = fit_generic_power(
         np.concatenate([part.plain_probs for part in parts]), _targets([n for part in parts for n in part.plain_names])
@@ -290,8 +308,22 @@ def calibrate_with_examples(
         model_digest(model_path),
         generic_power=power,
         appearance=seen,
+        faces=_photographed_faces(photographed),
     )
     return calibration, kept
+
+
+def _photographed_faces(photos: Sequence[tuple[Image, BoardGeometry, Sequence[str | None]]]) -> SetFaces:
+    """The faces (`vision.set_faces`) of the pieces on the known squares of the calibration photos."""
+    crops: list[Image] = []
+    labels: list[str] = []
+    for image, geometry, known in photos:
+        cut = square_crops(rectified_board(image, geometry))
+        for crop, label in zip(cut, known, strict=True):
+            if label is not None and label != EMPTY:
+                crops.append(crop)
+                labels.append(label)
+    return set_faces(np.stack(crops), labels)
 
 
 @dataclass(frozen=True)
