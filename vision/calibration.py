@@ -20,6 +20,8 @@ the same jittered crops (`vision.appearance`: gradients of the ink map, the ink'
 discriminant over them (`fit_appearance_model`), its log-probabilities added with `APPEARANCE_WEIGHT`. It needs
 the crops, so `Calibration.adjust(prediction, crops)`; without crops (an old caller) it is left out. The file
 is JSON, tied to the model it was made with (its SHA-256), with the linear models as base64 float32 arrays.
+A fourth opinion, last: the photographed pieces themselves (`vision.set_faces`), laid over each unsure square's
+crop; the labels whose faces fit it best take more of its probability (the file keeps those grey crops).
 """
 
 from __future__ import annotations
