@@ -15,7 +15,7 @@ multiplied by exp(`FACE_WEIGHT` × score) and shared out again.
 Chosen on development styles only (2026-11-27, `vision.train.calib_eval --family plain --n 6`: one-character faces
 of five fonts never trained on, 6 frames each of the calibration's rig and of other poses, boards and light;
 calibrated squares wrong, rig / other, of 2430 each): without faces 7 / 26; weight 10: 3 / 23 (the same with crops
-at full size and 6 px shifts: 2 / 22, at about 100 times the cost), weight 20: 2 / 28. Checked then, nothing
+at full size, each face matched on its own: 2 / 22, but about 60 ms a square), weight 20: 2 / 28. Checked then, nothing
 changed after: two-character faces (`--family plain2 --n 6`) 58 / 113 -> 54 / 113 of 2430 / 2349 (boards read
 wholly right under other poses 4 -> 9 of 29); six training styles (`--style`, n 4) 1 / 16 -> 0 / 17 of 1944 /
 1863. So the faces help most on the calibration's own rig, where a face looks most like its photographed self;
