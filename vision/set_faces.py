@@ -14,13 +14,14 @@ multiplied by exp(`FACE_WEIGHT` × score) and shared out again.
 
 Chosen on development styles only (2026-11-27, `vision.train.calib_eval --family plain --n 6`: one-character faces
 of five fonts never trained on, 6 frames each of the calibration's rig and of other poses, boards and light;
-calibrated squares wrong, rig / other, of 2430 each): without faces 7 / 26; weight 10: 3 / 23 (the same with crops
-at full size, each face matched on its own: 2 / 22, but about 60 ms a square), weight 20: 2 / 28. Checked then, nothing
-changed after: two-character faces (`--family plain2 --n 6`) 58 / 113 -> 54 / 113 of 2430 / 2349 (boards read
-wholly right under other poses 4 -> 9 of 29); six training styles (`--style`, n 4) 1 / 16 -> 0 / 17 of 1944 /
-1863. So the faces help most on the calibration's own rig, where a face looks most like its photographed self;
-under other poses the pieces' height and the light change a face more than a linear model of it. Cost: about
-0.5 ms per unsure square on one core here (the unsure squares' crops at once through one matrix product).
+calibrated squares wrong, rig / other, of 2430 each): without faces 7 / 26; weight 10: 3 / 23; weight 20: 2 / 28;
+crops at full size, each face matched on its own: 2 / 22, but about 60 ms a square; five turns (-8 to 8 degrees)
+and 12 crops a label: 3 / 23 again; the ink map of `vision.appearance` (black-hat) instead of the high-passed grey:
+1 / 27. Checked then, nothing changed after: two-character faces (`--family plain2 --n 6`) 58 / 113 -> 54 / 113
+of 2430 / 2349 (boards read wholly right under other poses 4 -> 9 of 29); six training styles (`--style`, n 4)
+1 / 16 -> 0 / 17 of 1944 / 1863. The faces help most on the calibration's own rig, where a piece looks most like
+its photographed self. Cost: about 0.5 ms per unsure square on one core here (the unsure squares' crops at once
+through one matrix product).
 Held-out styles, scored once after the choice (`bench vision --n 60 --calibrated-n 40`, without -> with faces):
 calibrated under other poses 99.588 -> 99.683 %, on the calibration's rig 99.907 -> 99.938 %, other sets of the same
 artwork 99.480 -> 99.480 %; a calibrated read's CPU median 36.7 -> 39.5 ms (the machine shared with a benchmark).
