@@ -48,6 +48,8 @@ from vision.squares import crops_from_frame, rectified_board, square_crops
 
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
 FORMAT_VERSION = 5
+READABLE_VERSIONS = (4, FORMAT_VERSION)
+"""Calibration file formats that load: 4 is 5 without the set's faces (`vision.set_faces`)."""
 _PROMOTES = {"R", "B", "S", "N", "L", "P"}
 FLIPPED_BOARD = board_field_from_labels(
     ["+" + label if label.upper() in _PROMOTES else label for label in labels_from_board_field(START_BOARD)]
@@ -166,7 +168,7 @@ class Calibration:
         """Read a calibration file; CalibrationError when malformed or made for another model."""
         try:
             data = json.loads(path.read_text())
-            if data.get("version") not in (FORMAT_VERSION - 1, FORMAT_VERSION):
+            if data.get("version") not in READABLE_VERSIONS:
                 raise CalibrationError(
                     f"{path}: unsupported calibration version {data.get('version')!r}; calibrate again"
                 )
@@ -180,7 +182,7 @@ class Calibration:
                 )
             model = model_from_json(data["set_model"])
             seen = None if data["appearance_model"] is None else model_from_json(data["appearance_model"])
-            faces = None if data.get("faces") is None else SetFaces.from_json(data["faces"])  # none in version 4
+            faces = None if data.get("faces") is None else SetFaces.from_json(data["faces"])
             face_weight = float(data.get("face_weight", FACE_WEIGHT))
             if not (np.isfinite(face_weight) and face_weight >= 0):
                 raise ValueError(f"face_weight must be finite and >= 0, not {face_weight}")

@@ -146,8 +146,8 @@ def set_faces(crops: Image, labels: Sequence[str]) -> SetFaces:
     unknown = [label for label in labels if label not in SQUARE_LABELS or label == EMPTY]
     if unknown:
         raise ValueError(f"faces: not piece labels: {unknown}")
-    grey = np.stack([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c for c in crops]) if len(crops) else crops
-    grey = np.asarray(grey, dtype=np.uint8).reshape(len(labels), CROP, CROP)
+    grey = np.array([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c for c in crops], dtype=np.uint8)
+    grey = grey.reshape(len(labels), CROP, CROP)
     by_label: dict[str, list[Image]] = {}
     for crop, label in zip(grey, labels, strict=True):
         by_label.setdefault(label, []).append(crop)

@@ -134,3 +134,10 @@ def test_broken_faces_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(CalibrationError, match="malformed"):
         Calibration.load(path)
+
+
+def test_no_faces_move_nothing() -> None:
+    """A calibration whose photos showed no piece has no faces, and its reweighing leaves every square as read."""
+    faces = set_faces(np.zeros((0, CROP, CROP, 3), np.uint8), [])
+    probs = np.full((1, len(SQUARE_LABELS)), 1 / len(SQUARE_LABELS))
+    np.testing.assert_array_equal(faces.reweigh(probs, np.stack([_piece("G")])), probs)
