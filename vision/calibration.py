@@ -138,9 +138,9 @@ class Calibration:
             seen = np.maximum(self.appearance.probs(appearance_features(crops), generic), 1e-12)
             logits = logits + self.appearance_weight * np.log(seen)
         combined = _keep_unseen_mass(softmax(logits), prediction.probs, self.model.trained)
-        if crops is None or self.faces is None or not len(crops):
+        if crops is None or self.faces is None:
             return combined
-        return self.faces.reweigh(combined, crops, self.face_weight)
+        return self.faces.reweigh(combined, crops, self.face_weight)  # an empty batch has no unsure square
 
     def to_json(self) -> dict[str, object]:
         """The file's JSON content."""
