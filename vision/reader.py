@@ -23,6 +23,7 @@ from vision.board import BoardGeometry, Image, check_board, find_board, to_gray
 from vision.classifier import PieceClassifier, Prediction
 from vision.hands import StandLayout, read_hands
 from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_labels, square_name
+from vision.lookalikes import pool_lookalikes
 from vision.orientation import axes_swapped, turns_for_side
 from vision.owner_cue import apply_owner_cue, measure
 from vision.set_counts import fit_to_set, over_limit_squares
@@ -64,6 +65,8 @@ class ReaderSettings:
     `vision.stand_memo`); None: every square is classified and every stand counted on every frame.
     `shifted_looks`: a square read with a top probability under `vision.shifted_looks.SHIFT_BELOW` is cut and
     classified again a few pixels off its place, and its readings combined (off: one cut per square).
+    `lookalikes`: an unsure square's kinds move towards those of the squares whose faces look like its own in the
+    same frame (`vision.lookalikes`).
     """
 
     sente_side: str | float | None = None
@@ -75,6 +78,7 @@ class ReaderSettings:
     occupancy_first: bool = False
     reread_delta: float | None = DELTA
     shifted_looks: bool = True
+    lookalikes: bool = True
 
 
 @dataclass(frozen=True)
@@ -220,6 +224,8 @@ class BoardReader:
             prediction, probs = self._read_changed(board, crops)
         if self._settings.owner_cue:
             probs = apply_owner_cue(probs, measure(board))
+        if self._settings.lookalikes:
+            probs = pool_lookalikes(probs, crops)
         reason = exposure_problem(board)
         squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason))
         self._memo.doubt(np.array([not sq.reliable for sq in squares]))

@@ -61,7 +61,7 @@ _BLUR = 5.0
 """Sigma (crop pixels) of the shading taken out of a crop."""
 
 
-def _prepared(crops: Image) -> NDArray[np.float32]:
+def prepared(crops: Image) -> NDArray[np.float32]:
     """N × HALF × HALF: grey crops, high-passed, halved."""
     out = np.empty((len(crops), HALF, HALF), dtype=np.float32)
     for n, crop in enumerate(crops):
@@ -71,16 +71,19 @@ def _prepared(crops: Image) -> NDArray[np.float32]:
     return out
 
 
-def _unit(rows: NDArray[np.float32]) -> NDArray[np.float32]:
+def unit(rows: NDArray[np.float32]) -> NDArray[np.float32]:
     """Rows centred and scaled to unit length (so that their dot products are correlations)."""
     centred = rows - rows.mean(axis=-1, keepdims=True)
     return np.asarray(centred / np.maximum(np.linalg.norm(centred, axis=-1, keepdims=True), 1e-6), dtype=np.float32)
 
 
-def _turned(crop: Image, degrees: float) -> Image:
+def turned(crop: Image, degrees: float) -> Image:
+    """The crop (or prepared picture) turned about its centre by `degrees` (its edge pixels repeated into the
+    corners), in its own number type."""
     centre = (crop.shape[1] / 2 - 0.5, crop.shape[0] / 2 - 0.5)
     matrix = cv2.getRotationMatrix2D(centre, degrees, 1.0)
-    return np.asarray(cv2.warpAffine(crop, matrix, crop.shape[1::-1], borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    warped = cv2.warpAffine(crop, matrix, crop.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(warped, crop.dtype)
 
 
 @dataclass(frozen=True)
@@ -97,9 +100,9 @@ class SetFaces:
 
     def scores(self, crops: Image) -> NDArray[np.float64]:
         """N × 29: each label's best face correlation with each crop (NaN for labels without faces)."""
-        prepared = _prepared(crops)
-        windows = np.lib.stride_tricks.sliding_window_view(prepared, (INNER_PX, INNER_PX), axis=(1, 2))
-        placed = _unit(windows.reshape(len(crops), -1, INNER_PX * INNER_PX))
+        ready = prepared(crops)
+        windows = np.lib.stride_tricks.sliding_window_view(ready, (INNER_PX, INNER_PX), axis=(1, 2))
+        placed = unit(windows.reshape(len(crops), -1, INNER_PX * INNER_PX))
         best = (placed @ self.faces.T).max(axis=1)
         out = np.full((len(crops), len(SQUARE_LABELS)), np.nan)
         for label in np.unique(self.face_labels):
@@ -157,9 +160,9 @@ def set_faces(crops: Image, labels: Sequence[str]) -> SetFaces:
     offset = (HALF - INNER_PX) // 2
     for label, found in sorted(by_label.items()):
         picked = found[:: max(1, len(found) // PER_LABEL)][:PER_LABEL]
-        turned = np.stack([_turned(crop, degrees) for crop in picked for degrees in TURNS])
-        centres = _prepared(turned)[:, offset : offset + INNER_PX, offset : offset + INNER_PX]
-        rows.append(centres.reshape(len(turned), -1))
-        face_labels += [SQUARE_LABELS.index(label)] * len(turned)
-    faces = _unit(np.concatenate(rows)) if rows else np.zeros((0, INNER_PX * INNER_PX), np.float32)
+        tilted = np.stack([turned(crop, degrees) for crop in picked for degrees in TURNS])
+        centres = prepared(tilted)[:, offset : offset + INNER_PX, offset : offset + INNER_PX]
+        rows.append(centres.reshape(len(tilted), -1))
+        face_labels += [SQUARE_LABELS.index(label)] * len(tilted)
+    faces = unit(np.concatenate(rows)) if rows else np.zeros((0, INNER_PX * INNER_PX), np.float32)
     return SetFaces(grey, tuple(labels), faces, np.array(face_labels, dtype=np.int64))

@@ -8,9 +8,9 @@ import dataclasses
 import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
+from stand_in_faces import STROKES, piece
 
 from vision.calibration import Calibration, fit_set_model, model_digest
 from vision.classifier import Prediction
@@ -19,29 +19,9 @@ from vision.labels import EMPTY, SQUARE_LABELS
 from vision.set_faces import FACE_BELOW, SetFaces, set_faces
 from vision.squares import CROP
 
-STROKES = {
-    "G": [(16, 24, 32, 24), (24, 14, 24, 36)],
-    "S": [(15, 15, 33, 33), (15, 33, 33, 15)],
-    "N": [(14, 16, 34, 16), (14, 30, 34, 30), (24, 12, 24, 38)],
-}
-"""Stand-ins for three kinds' characters (lines in a CROP-pixel crop)."""
-
-
-def _piece(kind: str, *, shift: tuple[int, int] = (0, 0), turn: float = 0.0, light: float = 1.0) -> np.ndarray:
-    """A sente piece of `kind` on a wooden square, optionally moved, turned and relit."""
-    crop = np.full((CROP, CROP, 3), (90, 140, 180), np.uint8)
-    pentagon = np.array([(24, 5), (36, 11), (39, 42), (9, 42), (12, 11)], np.int32)  # pointing up: sente's
-    cv2.fillPoly(crop, [pentagon], (150, 200, 230))
-    for x0, y0, x1, y1 in STROKES[kind]:
-        cv2.line(crop, (x0, y0), (x1, y1), (20, 20, 20), 2)
-    matrix = cv2.getRotationMatrix2D((CROP / 2, CROP / 2), turn, 1.0)
-    matrix[:, 2] += shift
-    moved = cv2.warpAffine(crop, matrix, (CROP, CROP), borderMode=cv2.BORDER_REPLICATE)
-    return np.clip(moved.astype(np.float64) * light, 0, 255).astype(np.uint8)
-
 
 def _faces() -> SetFaces:
-    return set_faces(np.stack([_piece(kind) for kind in STROKES]), list(STROKES))
+    return set_faces(np.stack([piece(kind) for kind in STROKES]), list(STROKES))
 
 
 def test_each_crop_fits_its_own_face_best_for_either_owner() -> None:
@@ -49,7 +29,7 @@ def test_each_crop_fits_its_own_face_best_for_either_owner() -> None:
     best; the same piece turned by 180 degrees fits the other owner's face of that kind."""
     faces = _faces()
     for kind in STROKES:
-        seen = _piece(kind, shift=(3, -2), turn=5.0, light=0.7)
+        seen = piece(kind, shift=(3, -2), turn=5.0, light=0.7)
         scores = faces.scores(np.stack([seen, np.ascontiguousarray(seen[::-1, ::-1])]))
         assert SQUARE_LABELS[int(np.nanargmax(scores[0]))] == kind
         assert SQUARE_LABELS[int(np.nanargmax(scores[1]))] == kind.lower()
@@ -63,7 +43,7 @@ def test_reweigh_settles_an_unsure_square_and_leaves_the_rest() -> None:
     probs = np.zeros((2, len(SQUARE_LABELS)))
     probs[0, [g, s, empty]] = 0.45, 0.45, 0.10
     probs[1, [g, s]] = FACE_BELOW + 0.005, 1 - FACE_BELOW - 0.005
-    out = _faces().reweigh(probs, np.stack([_piece("S", shift=(2, 2)), _piece("G")]))
+    out = _faces().reweigh(probs, np.stack([piece("S", shift=(2, 2)), piece("G")]))
     assert out[0].argmax() == s and out[0, s] > 0.85
     assert out[0, empty] == pytest.approx(0.10)
     assert out[0].sum() == pytest.approx(1.0)
@@ -72,11 +52,11 @@ def test_reweigh_settles_an_unsure_square_and_leaves_the_rest() -> None:
 
 def test_labels_without_faces_keep_their_probability() -> None:
     """Faces of gold and silver only say nothing about a promoted pawn: its probability is not moved."""
-    faces = set_faces(np.stack([_piece("G"), _piece("S")]), ["G", "S"])
+    faces = set_faces(np.stack([piece("G"), piece("S")]), ["G", "S"])
     promoted = SQUARE_LABELS.index("+P")
     probs = np.full((1, len(SQUARE_LABELS)), 0.5 / (len(SQUARE_LABELS) - 1))
     probs[0, promoted] = 0.5
-    out = faces.reweigh(probs, np.stack([_piece("S")]))
+    out = faces.reweigh(probs, np.stack([piece("S")]))
     assert out[0, promoted] == pytest.approx(0.5)
     assert out[0, SQUARE_LABELS.index("S")] > out[0, SQUARE_LABELS.index("G")]
 
@@ -84,7 +64,7 @@ def test_labels_without_faces_keep_their_probability() -> None:
 def test_faces_are_not_made_of_empty_squares() -> None:
     """Only pieces have faces: an empty square's label is refused."""
     with pytest.raises(ValueError, match="not piece labels"):
-        set_faces(np.stack([_piece("G")]), [EMPTY])
+        set_faces(np.stack([piece("G")]), [EMPTY])
 
 
 def _calibration(faces: SetFaces | None) -> Calibration:
@@ -107,7 +87,7 @@ def test_faces_round_trip_through_the_calibration_file(tmp_path: Path) -> None:
     even = np.zeros((1, len(SQUARE_LABELS)))
     even[0, [SQUARE_LABELS.index("G"), SQUARE_LABELS.index("N")]] = 0.5
     prediction = Prediction(even, np.zeros(1), np.zeros(1), np.zeros((1, 8), np.float32))
-    crops = np.stack([_piece("N")])
+    crops = np.stack([piece("N")])
     np.testing.assert_allclose(loaded.adjust(prediction, crops), calibration.adjust(prediction, crops))
     blind = dataclasses.replace(loaded, faces=None).adjust(prediction, crops)
     np.testing.assert_allclose(dataclasses.replace(loaded, face_weight=0.0).adjust(prediction, crops), blind)
@@ -140,4 +120,4 @@ def test_no_faces_move_nothing() -> None:
     """A calibration whose photos showed no piece has no faces, and its reweighing leaves every square as read."""
     faces = set_faces(np.zeros((0, CROP, CROP, 3), np.uint8), [])
     probs = np.full((1, len(SQUARE_LABELS)), 1 / len(SQUARE_LABELS))
-    np.testing.assert_array_equal(faces.reweigh(probs, np.stack([_piece("G")])), probs)
+    np.testing.assert_array_equal(faces.reweigh(probs, np.stack([piece("G")])), probs)

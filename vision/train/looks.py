@@ -19,6 +19,7 @@ fonts-vlgothic fonts-noto-cjk fonts-takao-mincho (see `scripts/install-debs.sh -
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache, partial
 from pathlib import Path
 
@@ -216,18 +217,27 @@ def look_tiles(
 
 def write_sprite_dirs(tiles: dict[str, dict[str, list[Image]]], root: Path) -> dict[str, Path]:
     """Write each style's tiles as renderer sprite folders (`vision.render` layout: `0OU.png`, `0GY.png`,
-    `0HI.png`, ...), one folder per tile variant (`<style>_v<i>`); returns folder name -> path."""
+    `0HI.png`, ...), one folder per tile variant (`<style>_v<i>`); returns folder name -> path. Each file is written
+    whole and then moved into place, so that runs sharing the folders (two evaluations at once) never read a
+    half-written sprite."""
     dirs: dict[str, Path] = {}
     for style, per_kind in sorted(tiles.items()):
         for v in range(min(len(t) for t in per_kind.values())):
             folder = root / f"{style}_v{v}"
             folder.mkdir(parents=True, exist_ok=True)
             for kind, options in per_kind.items():
-                cv2.imwrite(str(folder / f"0{CSA_CODES[kind]}.png"), options[v])
+                _write_whole(folder / f"0{CSA_CODES[kind]}.png", options[v])
             kings = per_kind["K"]
-            cv2.imwrite(str(folder / "0GY.png"), kings[(v + 1) % len(kings)])
+            _write_whole(folder / "0GY.png", kings[(v + 1) % len(kings)])
             dirs[folder.name] = folder
     return dirs
+
+
+def _write_whole(path: Path, picture: Image) -> None:
+    """Write a PNG under a name of this process's, then move it to `path` in one step."""
+    part = path.with_name(f".{os.getpid()}.{path.name}")
+    cv2.imwrite(str(part), picture)
+    os.replace(part, path)
 
 
 def is_proxy(style: str) -> bool:

@@ -1,0 +1,87 @@
+"""Lookalike pieces read alike (`vision.lookalikes`): faces of one kind in one set are alike and unlike other
+kinds' (stand-in pieces and a shipped artwork style); an unsure square's kinds move towards those of the squares
+that look like it, for either owner; sure squares, the empty label and the owner stay as they were."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from stand_in_faces import piece
+
+from vision.labels import EMPTY, SQUARE_LABELS
+from vision.lookalikes import LIKENESS_FROM, likeness, pool_lookalikes
+from vision.render.crops import render_piece_crop
+from vision.squares import CROP
+
+
+def _gote(crop: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(crop[::-1, ::-1])
+
+
+def _probs(rows: list[dict[str, float]]) -> np.ndarray:
+    """One row of probabilities per square, the rest of each row's mass on `empty`."""
+    out = np.zeros((len(rows), len(SQUARE_LABELS)))
+    for n, row in enumerate(rows):
+        for label, p in row.items():
+            out[n, SQUARE_LABELS.index(label)] = p
+        out[n, SQUARE_LABELS.index(EMPTY)] += 1.0 - out[n].sum()
+    return out
+
+
+def test_stand_in_faces_of_one_kind_are_alike() -> None:
+    """Moved, turned and relit copies of one character are alike; other characters are not."""
+    crops = np.stack([piece("S"), piece("S", shift=(3, -2), turn=5.0, light=0.7), piece("N"), piece("G")])
+    table = likeness(crops, np.arange(4))
+    assert table[0, 1] >= LIKENESS_FROM
+    assert table[:2, 2:].max() < LIKENESS_FROM
+    assert np.isnan(table[0, 0])
+
+
+@pytest.mark.parametrize("style", ["kanji_light", "simple_kanji"])
+def test_rendered_faces_of_one_kind_are_alike(style: str) -> None:
+    """A shipped style's silvers, each set down anew, are more alike to each other than to its knights and golds."""
+    rng = np.random.default_rng(4)
+    kinds = ["S", "S", "S", "N", "N", "G"]
+    crops = np.stack([render_piece_crop(k, style, rng, CROP, neighbours=False, effects=0.3) for k in kinds])
+    table = likeness(crops, np.arange(len(kinds)))
+    same = [table[i, j] for i in range(3) for j in range(3) if i != j]
+    other = [table[i, j] for i in range(3) for j in range(3, 6)]
+    assert min(same) > max(other)
+
+
+def test_unsure_square_borrows_from_lookalikes_for_either_owner() -> None:
+    """Three silvers read surely among knights and golds; a fourth, gote's, read as a knight first, is read as a
+    silver after; its owner and its empty share are unchanged, and the squares read surely are untouched."""
+    silvers = [piece("S"), piece("S", shift=(2, 1)), piece("S", turn=-4.0)]
+    others = [piece("N"), piece("N", shift=(-2, 0)), piece("G"), piece("G", turn=3.0)]
+    crops = np.stack([*silvers, *others, _gote(piece("S", light=0.8))])
+    sure = [{"S": 0.96}, {"S": 0.95}, {"S": 0.97}, {"N": 0.97}, {"N": 0.96}, {"G": 0.97}, {"G": 0.96}]
+    probs = _probs([*sure, {"n": 0.5, "s": 0.3, "N": 0.05}])
+    out = pool_lookalikes(probs, crops)
+    s, n = SQUARE_LABELS.index("s"), SQUARE_LABELS.index("n")
+    assert out[7, s] > out[7, n]
+    assert out[7, SQUARE_LABELS.index("N")] == pytest.approx(0.05)
+    assert out[7, SQUARE_LABELS.index(EMPTY)] == pytest.approx(probs[7, SQUARE_LABELS.index(EMPTY)])
+    assert out[7].sum() == pytest.approx(1.0)
+    np.testing.assert_array_equal(out[:7], probs[:7])
+
+
+def test_no_square_lends_where_every_face_looks_alike() -> None:
+    """Where each face is as like the others as the lookalikes are (a lamp's sheen washing out every character),
+    nothing moves: a lender must stand out from the square's other likenesses."""
+    crops = np.stack([piece("S"), piece("S", shift=(2, 1)), piece("S", turn=-4.0), _gote(piece("S", light=0.8))])
+    probs = _probs([{"S": 0.96}, {"N": 0.95}, {"G": 0.97}, {"n": 0.5, "s": 0.3}])
+    np.testing.assert_array_equal(pool_lookalikes(probs, crops), probs)
+
+
+def test_unlike_squares_and_empty_squares_lend_nothing() -> None:
+    """An unsure silver among knights keeps its reading; an empty square neither lends nor borrows."""
+    crops = np.stack([piece("N"), piece("N", shift=(1, 1)), piece("S"), piece("S")])
+    probs = _probs([{"N": 0.97}, {"N": 0.96}, {"S": 0.5, "N": 0.3}, {"S": 0.02}])
+    np.testing.assert_array_equal(pool_lookalikes(probs, crops), probs)
+
+
+def test_no_weight_changes_nothing() -> None:
+    crops = np.stack([piece("S"), piece("S")])
+    probs = _probs([{"S": 0.97}, {"N": 0.5, "S": 0.3}])
+    np.testing.assert_array_equal(pool_lookalikes(probs, crops, weight=0.0), probs)

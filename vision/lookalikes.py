@@ -1,0 +1,153 @@
+"""Pieces of one set that look alike are read alike: an unsure square borrows the readings of the squares whose
+faces match its own in the same frame.
+
+A physical set's pieces of one kind carry the same character, written by the same hand; the generic classifier
+reads each square on its own, so one silver read as a knight (glare, an odd angle) is not told by the three other
+silvers on the board that it looks just like them. Here every occupied square's crop is turned to point up (gote's
+by 180 degrees, the owner as read: owners are read almost without fault), high-passed and halved as
+`vision.set_faces` prepares a crop, and its centre (turned by each of `TURNS`) laid over every other occupied
+square's prepared crop at every shift of up to 6 crop pixels; the best normalised correlation is the pair's
+likeness (the larger of the two ways round). An unsure square (top probability under `POOL_BELOW`) whose likeness
+to other squares reaches `LIKENESS_FROM` gets its kinds' probabilities (within its owner's labels) multiplied by
+the likeness-weighted mean of those squares' kind probabilities raised to `POOL_WEIGHT`, and shared out again;
+the empty label keeps its mass and the owner is not touched. Squares read surely lend, and are never changed.
+
+Owns: `pool_lookalikes`, `likeness`, `LIKENESS_FROM`, `POOL_WEIGHT`, `POOL_BELOW`.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import Image
+from vision.labels import EMPTY_INDEX, KINDS
+from vision.set_faces import TURNS, turned, unit
+from vision.squares import CROP
+
+LIKENESS_FROM = 0.8
+"""Likeness (normalised correlation, -1..1) from which a square lends its reading."""
+POOL_WEIGHT = 1.0
+"""Power of the lenders' mean kind probabilities in an unsure square's new probabilities."""
+POOL_FLOOR = 0.2
+"""Added to the lenders' mean kind probabilities: what they cannot rule out (one false lender decides nothing)."""
+POOL_BELOW = 0.9
+"""Top probability under which a square borrows."""
+SIDE = CROP // 2
+"""Side a crop is scaled to (24 pixels)."""
+INNER = 10
+"""Side of the face's centre laid over another crop: the character, not the piece's outline."""
+SHIFT = (SIDE - INNER) // 2
+"""Placements of a face reach this many pixels (of `SIDE`) from the centre each way: anywhere in the crop (a
+piece's face is seen up to a third of a square off its square's centre at a steep camera, by parallax)."""
+_BLUR = 2.5
+"""Sigma (crop pixels) of the shading taken out before scaling."""
+STAND_OUT = 0.25
+"""How far above a square's median likeness to the others a lender's must lie (in a frame where every face looks
+like every other, under a lamp's sheen, none lends)."""
+_OCCUPIED = 0.5
+"""Piece probability from which a square takes part."""
+_N_KINDS = len(KINDS)
+
+
+def _upright(crops: Image, gote: NDArray[np.bool_]) -> Image:
+    """Crops turned so that every piece points up (gote's by 180 degrees)."""
+    out = np.array(crops, copy=True)
+    out[gote] = out[gote][:, ::-1, ::-1]
+    return out
+
+
+def _prepared(crops: Image) -> NDArray[np.float32]:
+    """N × SIDE × SIDE: grey crops, scaled, high-passed."""
+    out = np.empty((len(crops), SIDE, SIDE), dtype=np.float32)
+    sigma = _BLUR * SIDE / CROP
+    for n, crop in enumerate(crops):
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+        small = cv2.resize(grey, (SIDE, SIDE), interpolation=cv2.INTER_AREA).astype(np.float32)
+        out[n] = small - cv2.GaussianBlur(small, (0, 0), sigma)
+    return out
+
+
+def _faces(pictures: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(N · len(TURNS)) × INNER²: each prepared picture's centre, turned by each of TURNS, as unit rows."""
+    offset = (SIDE - INNER) // 2
+    faces = np.stack([turned(picture, degrees) for picture in pictures for degrees in TURNS])
+    return unit(faces[:, offset : offset + INNER, offset : offset + INNER].reshape(len(faces), -1))
+
+
+def _placements(pictures: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Every placement of a face's size near each prepared picture's centre: N × P × INNER² pixel rows, and
+    N × P the length of each row once centred (a unit face's dot product with a row over it is their
+    correlation)."""
+    offset = (SIDE - INNER) // 2 - SHIFT
+    middle = pictures[:, offset : offset + INNER + 2 * SHIFT, offset : offset + INNER + 2 * SHIFT]
+    windows = np.lib.stride_tricks.sliding_window_view(middle, (INNER, INNER), axis=(1, 2))
+    rows = np.ascontiguousarray(windows.reshape(len(pictures), -1, INNER * INNER))
+    sums, squares = rows.sum(axis=2), np.einsum("npd,npd->np", rows, rows)
+    return rows, np.sqrt(np.maximum(squares - sums * sums / (INNER * INNER), 1e-6))
+
+
+def _fits(placed: tuple[NDArray[np.float32], NDArray[np.float32]], faces: NDArray[np.float32]) -> NDArray[np.float64]:
+    """N × M: each face's (of M pictures, every turn) best correlation over each picture's placements."""
+    rows, lengths = placed
+    n, p, d = rows.shape
+    best = ((rows.reshape(n * p, d) @ faces.T).reshape(n, p, -1) / lengths[:, :, None]).max(axis=1)
+    return np.asarray(best.reshape(n, -1, len(TURNS)).max(axis=2), dtype=np.float64)
+
+
+def likeness(crops: Image, rows: NDArray[np.intp]) -> NDArray[np.float64]:
+    """len(rows) × N: how well the centre of one crop's face fits anywhere in the other (the crops' `rows` against
+    all; both ways round, the larger; a crop against itself NaN). The crops should point the same way."""
+    return _likeness(_prepared(crops), rows)
+
+
+def _likeness(pictures: NDArray[np.float32], rows: NDArray[np.intp]) -> NDArray[np.float64]:
+    """`likeness` of prepared pictures."""
+    placed, faces = _placements(pictures), _faces(pictures)
+    per_turn = len(TURNS)
+    picked = (rows[:, None] * per_turn + np.arange(per_turn)).ravel()
+    ahead = _fits((placed[0][rows], placed[1][rows]), faces)
+    both = np.maximum(ahead, _fits(placed, faces[picked]).T)
+    both[np.arange(len(rows)), rows] = np.nan
+    return both
+
+
+def pool_lookalikes(
+    probs: NDArray[np.float64],
+    crops: Image,
+    *,
+    weight: float = POOL_WEIGHT,
+    threshold: float = LIKENESS_FROM,
+    floor: float = POOL_FLOOR,
+    below: float = POOL_BELOW,
+    margin: float = STAND_OUT,
+) -> NDArray[np.float64]:
+    """`probs` (81 × 29) with each unsure occupied square's kinds moved towards those of the squares whose faces
+    look like its own."""
+    occupied = np.flatnonzero(probs[:, EMPTY_INDEX] <= 1.0 - _OCCUPIED)
+    unsure = probs[occupied].max(axis=1) < below
+    if weight <= 0 or len(occupied) < 2 or not unsure.any():
+        return probs
+    gote = probs[occupied, :_N_KINDS].sum(axis=1) < probs[occupied, _N_KINDS:EMPTY_INDEX].sum(axis=1)
+    pictures = _prepared(_upright(crops[occupied], gote))
+    rows = np.flatnonzero(unsure)
+    table = _likeness(pictures, rows)
+    bar = np.maximum(threshold, np.nanmedian(table, axis=1, keepdims=True) + margin)
+    lend = (np.nan_to_num(table, nan=-1.0) - bar).clip(min=0.0)
+    kinds = probs[occupied, :_N_KINDS] + probs[occupied, _N_KINDS:EMPTY_INDEX]
+    kinds /= np.maximum(kinds.sum(axis=1, keepdims=True), 1e-12)
+    out = probs.copy()
+    for row, lenders in zip(rows, lend, strict=True):
+        if lenders.any():
+            mean = lenders @ kinds / lenders.sum()
+            _borrow(out, occupied[row], bool(gote[row]), np.power(mean + floor, weight))
+    return out
+
+
+def _borrow(probs: NDArray[np.float64], square: int, gote: bool, factor: NDArray[np.float64]) -> None:
+    """Multiply a square's kinds (its owner's labels) by `factor` in place, keeping their total."""
+    cols = slice(_N_KINDS, EMPTY_INDEX) if gote else slice(0, _N_KINDS)
+    part = probs[square, cols]
+    moved = part * factor
+    probs[square, cols] = moved * part.sum() / max(float(moved.sum()), 1e-12)
