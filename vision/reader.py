@@ -181,6 +181,7 @@ class BoardReader:
         self._geometry: BoardGeometry | None = None
         self._memo = SquareMemo(self._settings.reread_delta or DELTA)
         self._stand_memo = None if self._settings.reread_delta is None else StandMemo(self._settings.reread_delta)
+        self._last_pooled: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
 
     def reset(self) -> None:
         """Forget the grid (the next read searches for it again, and reads every square)."""
@@ -225,7 +226,7 @@ class BoardReader:
         if self._settings.owner_cue:
             probs = apply_owner_cue(probs, measure(board))
         if self._settings.lookalikes:
-            probs = pool_lookalikes(probs, crops)
+            probs = self._pooled(probs, crops)
         reason = exposure_problem(board)
         squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason))
         self._memo.doubt(np.array([not sq.reliable for sq in squares]))
@@ -242,8 +243,18 @@ class BoardReader:
     def _forget(self) -> None:
         """Drop what the memos remember of the squares and the stands (the next read reads them all)."""
         self._memo.forget()
+        self._last_pooled = None
         if self._stand_memo is not None:
             self._stand_memo.forget()
+
+    def _pooled(self, probs: NDArray[np.float64], crops: Image) -> NDArray[np.float64]:
+        """`vision.lookalikes.pool_lookalikes` of the readings; the last result again while the readings are the
+        same (every square's reading remembered, a still frame)."""
+        if self._last_pooled is not None and np.array_equal(self._last_pooled[0], probs):
+            return self._last_pooled[1]
+        pooled = pool_lookalikes(probs, crops)
+        self._last_pooled = (probs.copy(), pooled)
+        return pooled
 
     def _read_changed(self, board: Image, crops: Image) -> tuple[Prediction, NDArray[np.float64]]:
         """Every square's reading, classifying again only the crops that changed since their square was last

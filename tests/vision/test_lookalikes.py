@@ -8,10 +8,16 @@ import numpy as np
 import pytest
 from stand_in_faces import piece
 
+from vision.classifier import PieceClassifier
 from vision.labels import EMPTY, SQUARE_LABELS
-from vision.lookalikes import LIKENESS_FROM, likeness, pool_lookalikes
+from vision.lookalikes import LIKENESS_FROM, POOL_BELOW, likeness, pool_lookalikes
+from vision.orientation import sente_direction
+from vision.reader import BoardReader, ReaderSettings
+from vision.render import RenderOptions, render_position
 from vision.render.crops import render_piece_crop
 from vision.squares import CROP
+
+POSITION = "ln1g1g1nl/1rs1k2s1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 1"
 
 
 def _gote(crop: np.ndarray) -> np.ndarray:
@@ -85,3 +91,29 @@ def test_no_weight_changes_nothing() -> None:
     crops = np.stack([piece("S"), piece("S")])
     probs = _probs([{"S": 0.97}, {"N": 0.5, "S": 0.3}])
     np.testing.assert_array_equal(pool_lookalikes(probs, crops, weight=0.0), probs)
+
+
+def test_reader_pools_unsure_squares_only_and_once_per_reading(
+    classifier: PieceClassifier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the reader, squares read surely keep their reading and some unsure ones move; a frame whose readings are
+    those of the frame before (a still frame) reuses that frame's pooling instead of pooling again."""
+    frame = render_position(POSITION, RenderOptions(style="ryoko_1kanji", seed=21, size=(800, 600)))
+    side = sente_direction(frame.board_corners_px)
+    plain = BoardReader(classifier, ReaderSettings(sente_side=side, stands=None, lookalikes=False)).read(frame.image)
+    calls: list[int] = []
+
+    def counted(probs: np.ndarray, crops: np.ndarray) -> np.ndarray:
+        calls.append(1)
+        return pool_lookalikes(probs, crops)
+
+    monkeypatch.setattr("vision.reader.pool_lookalikes", counted)
+    reader = BoardReader(classifier, ReaderSettings(sente_side=side, stands=None))
+    pooled = reader.read(frame.image)
+    before, after = np.asarray(plain.probs), np.asarray(pooled.probs)
+    sure = before.max(axis=1) >= POOL_BELOW
+    np.testing.assert_array_equal(before[sure], after[sure])
+    assert not np.allclose(before[~sure], after[~sure])
+    second, third = reader.read(frame.image), reader.read(frame.image)
+    np.testing.assert_array_equal(np.asarray(third.probs), np.asarray(second.probs))
+    assert len(calls) == 2  # the first frame, the second (its doubted squares read again); not the third

@@ -70,11 +70,13 @@ def test_unsure_square_gets_the_geometric_mean_of_its_cuts() -> None:
 
 @pytest.fixture(scope="module")
 def reads(classifier: PieceClassifier) -> dict[bool, BoardRead]:
-    """One rendered frame of an unseen-to-training style read with and without shifted looks."""
+    """One rendered frame of an unseen-to-training style read with and without shifted looks (and without the
+    lookalikes' pooling, which would move some squares across `SHIFT_BELOW` afterwards)."""
     frame = render_position(MIDGAME, RenderOptions(style="ryoko_1kanji", seed=21, size=(800, 600)))
     out: dict[bool, BoardRead] = {}
     for on in (False, True):
-        settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), stands=None, shifted_looks=on)
+        side = sente_direction(frame.board_corners_px)
+        settings = ReaderSettings(sente_side=side, stands=None, shifted_looks=on, lookalikes=False)
         out[on] = BoardReader(classifier, settings).read(frame.image)
     return out
 
