@@ -25,6 +25,14 @@ squares right without -> with; first the choice, then checks made after it with 
   product of the lenders' probabilities instead of their mean lost on every family (plain2 89.0-91.5 %);
 - checked after: `plain2 --seed 91` 92.623 -> 93.272 %; `artwork --seed 313` 99.877 -> 99.877 %; the sheen with
   `--seed 414` 97.847 -> 97.784 %.
+After a calibration (`vision.train.calib_eval --family plain --n 6`, calibrated squares wrong on the rig / under
+other poses, of 2430 each): 3 / 23 -> 2 / 19. Held-out styles, scored once after the choice (`bench vision --n 60
+--calibrated-n 40`, without -> with): squares 98.661 -> 98.661 % (4715/4779 both: as many mended as spoilt), boards
+55.932 -> 59.322 %, calibrated under other poses 99.683 -> 99.778 %, on the rig 99.938 -> 99.938 %, other sets of
+the artwork 99.480 -> 99.513 %; the full read's CPU median 37.5 -> 41.1 ms. Cost: grows with the unsure squares
+times the occupied ones; on two-character development faces (a median of 21 unsure squares a frame) 12.6 ms a frame
+(p90 20 ms) on one core here; nothing on a frame without unsure squares, and a still frame reuses the last result
+(`BoardReader`). Comparing only one way round saved 3 ms and lost 0.1 point on `plain2` and on the sheen.
 Likeness of pairs of one kind and of two kinds, on 20 frames each of `plain` and `plain2`: the area under the ROC
 curve 0.94 / 0.91 (the first choice, crops halved with an 18-pixel centre at shifts of up to 3 pixels: 0.74 / 0.68).
 
