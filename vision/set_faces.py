@@ -28,7 +28,8 @@ artwork 99.480 -> 99.480 %; a calibrated read's CPU median 36.7 -> 39.5 ms (the 
 `bench game` (20 games, the set learnt from each start, so faces of the start's unpromoted pieces): 1859/1859 moves
 recorded both, 0 false moves both, prompts 11 -> 10.
 
-Owns: `SetFaces`, `set_faces`, `FACE_WEIGHT`, `FACE_BELOW`.
+Owns: `SetFaces`, `set_faces`, `FACE_WEIGHT`, `FACE_BELOW`, and the preparation of a face shared with
+`vision.lookalikes` (`prepared`, `unit`, `turned`).
 """
 
 from __future__ import annotations
