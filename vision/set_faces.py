@@ -29,7 +29,7 @@ artwork 99.480 -> 99.480 %; a calibrated read's CPU median 36.7 -> 39.5 ms (the 
 recorded both, 0 false moves both, prompts 11 -> 10.
 
 Owns: `SetFaces`, `set_faces`, `FACE_WEIGHT`, `FACE_BELOW`, and the preparation of a face shared with
-`vision.lookalikes` (`prepared`, `unit`, `turned`).
+`vision.lookalikes` (`unit`, `turned`).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ _BLUR = 5.0
 """Sigma (crop pixels) of the shading taken out of a crop."""
 
 
-def prepared(crops: Image) -> NDArray[np.float32]:
+def _prepared(crops: Image) -> NDArray[np.float32]:
     """N × HALF × HALF: grey crops, high-passed, halved."""
     out = np.empty((len(crops), HALF, HALF), dtype=np.float32)
     for n, crop in enumerate(crops):
@@ -101,7 +101,7 @@ class SetFaces:
 
     def scores(self, crops: Image) -> NDArray[np.float64]:
         """N × 29: each label's best face correlation with each crop (NaN for labels without faces)."""
-        ready = prepared(crops)
+        ready = _prepared(crops)
         windows = np.lib.stride_tricks.sliding_window_view(ready, (INNER_PX, INNER_PX), axis=(1, 2))
         placed = unit(windows.reshape(len(crops), -1, INNER_PX * INNER_PX))
         best = (placed @ self.faces.T).max(axis=1)
@@ -162,7 +162,7 @@ def set_faces(crops: Image, labels: Sequence[str]) -> SetFaces:
     for label, found in sorted(by_label.items()):
         picked = found[:: max(1, len(found) // PER_LABEL)][:PER_LABEL]
         tilted = np.stack([turned(crop, degrees) for crop in picked for degrees in TURNS])
-        centres = prepared(tilted)[:, offset : offset + INNER_PX, offset : offset + INNER_PX]
+        centres = _prepared(tilted)[:, offset : offset + INNER_PX, offset : offset + INNER_PX]
         rows.append(centres.reshape(len(tilted), -1))
         face_labels += [SQUARE_LABELS.index(label)] * len(tilted)
     faces = unit(np.concatenate(rows)) if rows else np.zeros((0, INNER_PX * INNER_PX), np.float32)
