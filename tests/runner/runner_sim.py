@@ -39,10 +39,13 @@ class TruthEyes:
         return self.reader.observe(indices, counts, now)
 
 
-def learning_reader_at_start(*, again: bool = False, shifted_looks: bool = True) -> tuple[Any, Any, Any, Any]:
+def learning_reader_at_start(
+    *, again: bool = False, shifted_looks: bool = True, lookalikes: bool = True
+) -> tuple[Any, Any, Any, Any]:
     """The real reader learning the set (`StartLearningReader`) of a held-out style (ryoko_1kanji) that the
     generic classifier reads poorly, a virtual camera's frame of the start (not read yet), the board geometry
-    and the camera look: (reader, start frame, geometry, look). `shifted_looks`: `ReaderSettings.shifted_looks`."""
+    and the camera look: (reader, start frame, geometry, look). `shifted_looks`, `lookalikes`: the
+    `ReaderSettings` of those names."""
     from controller.rules.positions import STARTPOS_SFEN
     from controller.runner.set_learning import StartLearningReader, vision_learn
     from controller.sim import CameraSettings, VirtualBoard, VirtualCamera
@@ -56,6 +59,7 @@ def learning_reader_at_start(*, again: bool = False, shifted_looks: bool = True)
     start = VirtualCamera(VirtualBoard(geometry, STARTPOS_SFEN, seed=8), look)
     frame = start.read()
     assert start.last is not None
-    settings = ReaderSettings(sente_side=sente_direction(start.last.board_corners_px), shifted_looks=shifted_looks)
+    side = sente_direction(start.last.board_corners_px)
+    settings = ReaderSettings(sente_side=side, shifted_looks=shifted_looks, lookalikes=lookalikes)
     reader = StartLearningReader(BoardReader(PieceClassifier(), settings), vision_learn(PieceClassifier), again=again)
     return reader, frame, geometry, look

@@ -325,10 +325,12 @@ def test_the_real_reader_reads_new_places_better_once_it_learnt_them() -> None:
     is promoted reads exactly as before on every square, and the promoted rook no worse
     (`vision.calibration._keep_unseen_mass`). One cut per square (`ReaderSettings.shifted_looks` off): shifted
     looks re-read the squares the calibration leaves unsure, so which squares are re-read changes as the set is
-    learnt, and the promoted share, kept exactly in each reading, is then combined over other cuts."""
+    learnt, and the promoted share, kept exactly in each reading, is then combined over other cuts. No lookalikes'
+    pooling (`ReaderSettings.lookalikes` off) for the same reason: it moves an unsure square's kinds, promoted
+    ones too, towards its lookalikes' readings, which change as the set is learnt."""
     from controller.sim import VirtualBoard, VirtualCamera
 
-    reader, start_frame, geometry, look = learning_reader_at_start(again=True, shifted_looks=False)
+    reader, start_frame, geometry, look = learning_reader_at_start(again=True, shifted_looks=False, lookalikes=False)
     reader.read(start_frame)
     assert reader.start_confirmed(STARTPOS_SFEN)
     reader.settle(300.0)
