@@ -64,7 +64,7 @@ def test_malformed_file_refused(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.xfail(
-    reason="calibrated accuracy on unseen styles is about 99.7 % per square under other poses (99.94 % on the"
+    reason="calibrated accuracy on unseen styles is about 99.8 % per square under other poses (99.94 % on the"
     " calibration's own rig; `shogi-robot bench vision`), not yet perfect"
 )
 def test_calibrated_reader_reads_rendered_set(classifier: PieceClassifier) -> None:

@@ -50,8 +50,8 @@ def test_real_photo_generic_read_is_never_confidently_wrong(classifier: PieceCla
 
 
 @pytest.mark.xfail(
-    reason="known weakness: the generic classifier misreads two of this wooden set's back-rank kinds (gote's 7a "
-    "and 2a, in the lamp's glare; both flagged unreliable)"
+    reason="known weakness: the generic classifier misreads two of this wooden set's back-rank kinds (gote's "
+    "silver on 7a as a knight, and so the knight on 2a, in the lamp's glare, as a silver; both flagged unreliable)"
 )
 def test_real_photo_reads_start_position(classifier: PieceClassifier) -> None:
     """The real wooden set in the starting position reads as the starting position, every square right."""
