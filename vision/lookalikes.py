@@ -54,6 +54,9 @@ from vision.squares import CROP
 
 LIKENESS_FROM = 0.8
 """Likeness (normalised correlation, -1..1) from which a square lends its reading."""
+STAND_OUT = 0.25
+"""How far above a square's median likeness to the others a lender's must lie (in a frame where every face looks
+like every other, under a lamp's sheen, none lends)."""
 POOL_WEIGHT = 1.0
 """Power of the lenders' mean kind probabilities in an unsure square's new probabilities."""
 POOL_FLOOR = 0.2
@@ -69,9 +72,6 @@ SHIFT = (SIDE - INNER) // 2
 piece's face is seen up to a third of a square off its square's centre at a steep camera, by parallax)."""
 _BLUR = 2.5
 """Sigma (crop pixels) of the shading taken out before scaling."""
-STAND_OUT = 0.25
-"""How far above a square's median likeness to the others a lender's must lie (in a frame where every face looks
-like every other, under a lamp's sheen, none lends)."""
 _OCCUPIED = 0.5
 """Piece probability from which a square takes part."""
 _N_KINDS = len(KINDS)
@@ -103,7 +103,7 @@ def _faces(pictures: NDArray[np.float32]) -> NDArray[np.float32]:
 
 
 def _placements(pictures: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """Every placement of a face's size near each prepared picture's centre: N × P × INNER² pixel rows, and
+    """Every placement of a face's size within `SHIFT` of each prepared picture's centre: N × P × INNER² pixel rows, and
     N × P the length of each row once centred (a unit face's dot product with a row over it is their
     correlation)."""
     offset = (SIDE - INNER) // 2 - SHIFT
