@@ -103,8 +103,8 @@ def _faces(pictures: NDArray[np.float32]) -> NDArray[np.float32]:
 
 
 def _placements(pictures: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """Every placement of a face's size within `SHIFT` of each prepared picture's centre: N × P × INNER² pixel rows, and
-    N × P the length of each row once centred (a unit face's dot product with a row over it is their
+    """Every placement of a face's size within `SHIFT` of each prepared picture's centre: N × P × INNER² pixel
+    rows, and N × P the length of each row once centred (a unit face's dot product with a row over it is their
     correlation)."""
     offset = (SIDE - INNER) // 2 - SHIFT
     middle = pictures[:, offset : offset + INNER + 2 * SHIFT, offset : offset + INNER + 2 * SHIFT]
