@@ -49,7 +49,7 @@ from numpy.typing import NDArray
 
 from vision.board import Image
 from vision.labels import EMPTY_INDEX, KINDS
-from vision.set_faces import TURNS, turned, unit
+from vision.set_faces import TURNS, best_fits, placements, turned, unit
 from vision.squares import CROP
 
 LIKENESS_FROM = 0.8
@@ -66,10 +66,9 @@ POOL_BELOW = 0.9
 SIDE = CROP // 2
 """Side a crop is scaled to (24 pixels)."""
 INNER = 10
-"""Side of the face's centre laid over another crop: the character, not the piece's outline."""
-SHIFT = (SIDE - INNER) // 2
-"""Placements of a face reach this many pixels (of `SIDE`) from the centre each way: anywhere in the crop (a
-piece's face is seen up to a third of a square off its square's centre at a steep camera, by parallax)."""
+"""Side of the face's centre laid over another crop: the character, not the piece's outline. It is laid anywhere
+in the crop, up to 7 pixels from the centre each way (a piece's face is seen up to a third of a square off its
+square's centre at a steep camera, by parallax)."""
 _BLUR = 2.5
 """Sigma (crop pixels) of the shading taken out before scaling."""
 _OCCUPIED = 0.5
@@ -102,24 +101,10 @@ def _faces(pictures: NDArray[np.float32]) -> NDArray[np.float32]:
     return unit(faces[:, offset : offset + INNER, offset : offset + INNER].reshape(len(faces), -1))
 
 
-def _placements(pictures: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """Every placement of a face's size within `SHIFT` of each prepared picture's centre: N × P × INNER² pixel
-    rows, and N × P the length of each row once centred (a unit face's dot product with a row over it is their
-    correlation)."""
-    offset = (SIDE - INNER) // 2 - SHIFT
-    middle = pictures[:, offset : offset + INNER + 2 * SHIFT, offset : offset + INNER + 2 * SHIFT]
-    windows = np.lib.stride_tricks.sliding_window_view(middle, (INNER, INNER), axis=(1, 2))
-    rows = np.ascontiguousarray(windows.reshape(len(pictures), -1, INNER * INNER))
-    sums, squares = rows.sum(axis=2), np.einsum("npd,npd->np", rows, rows)
-    return rows, np.sqrt(np.maximum(squares - sums * sums / (INNER * INNER), 1e-6))
-
-
-def _fits(placed: tuple[NDArray[np.float32], NDArray[np.float32]], faces: NDArray[np.float32]) -> NDArray[np.float64]:
-    """N × M: each face's (of M pictures, every turn) best correlation over each picture's placements."""
-    rows, lengths = placed
-    n, p, d = rows.shape
-    best = ((rows.reshape(n * p, d) @ faces.T).reshape(n, p, -1) / lengths[:, :, None]).max(axis=1)
-    return np.asarray(best.reshape(n, -1, len(TURNS)).max(axis=2), dtype=np.float64)
+def _fits(pictures: NDArray[np.float32], faces: NDArray[np.float32]) -> NDArray[np.float64]:
+    """N × M: each face's (of M pictures, every turn) best correlation anywhere in each picture."""
+    best = best_fits(placements(pictures, INNER), faces)
+    return np.asarray(best.reshape(len(pictures), -1, len(TURNS)).max(axis=2), dtype=np.float64)
 
 
 def likeness(crops: Image, rows: NDArray[np.intp]) -> NDArray[np.float64]:
@@ -130,11 +115,10 @@ def likeness(crops: Image, rows: NDArray[np.intp]) -> NDArray[np.float64]:
 
 def _likeness(pictures: NDArray[np.float32], rows: NDArray[np.intp]) -> NDArray[np.float64]:
     """`likeness` of prepared pictures."""
-    placed, faces = _placements(pictures), _faces(pictures)
+    faces = _faces(pictures)
     per_turn = len(TURNS)
     picked = (rows[:, None] * per_turn + np.arange(per_turn)).ravel()
-    ahead = _fits((placed[0][rows], placed[1][rows]), faces)
-    both = np.maximum(ahead, _fits(placed, faces[picked]).T)
+    both = np.maximum(_fits(pictures[rows], faces), _fits(pictures, faces[picked]).T)
     both[np.arange(len(rows)), rows] = np.nan
     return both
 

@@ -28,8 +28,8 @@ artwork 99.480 -> 99.480 %; a calibrated read's CPU median 36.7 -> 39.5 ms (the 
 `bench game` (20 games, the set learnt from each start, so faces of the start's unpromoted pieces): 1859/1859 moves
 recorded both, 0 false moves both, prompts 11 -> 10.
 
-Owns: `SetFaces`, `set_faces`, `FACE_WEIGHT`, `FACE_BELOW`, and the preparation of a face shared with
-`vision.lookalikes` (`unit`, `turned`).
+Owns: `SetFaces`, `set_faces`, `FACE_WEIGHT`, `FACE_BELOW`, and the face matching shared with `vision.lookalikes`
+(`unit`, `turned`, `placements`, `best_fits`).
 """
 
 from __future__ import annotations
@@ -87,6 +87,24 @@ def turned(crop: Image, degrees: float) -> Image:
     return np.asarray(warped, crop.dtype)
 
 
+def placements(pictures: NDArray[np.float32], side: int) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Every `side` × `side` window of each picture: N × P × side² pixel rows, and N × P the length of each row
+    once centred (a unit face's dot product with a row, over that length, is their correlation)."""
+    windows = np.lib.stride_tricks.sliding_window_view(pictures, (side, side), axis=(1, 2))
+    rows = np.ascontiguousarray(windows.reshape(len(pictures), -1, side * side))
+    sums, squares = rows.sum(axis=2), np.einsum("npd,npd->np", rows, rows)
+    return rows, np.sqrt(np.maximum(squares - sums * sums / (side * side), 1e-12))
+
+
+def best_fits(
+    placed: tuple[NDArray[np.float32], NDArray[np.float32]], faces: NDArray[np.float32]
+) -> NDArray[np.float32]:
+    """N × F: each face's (`unit` rows) best correlation over each picture's `placements`."""
+    rows, lengths = placed
+    n, p, d = rows.shape
+    return np.asarray(((rows.reshape(n * p, d) @ faces.T).reshape(n, p, -1) / lengths[:, :, None]).max(axis=1))
+
+
 @dataclass(frozen=True)
 class SetFaces:
     """The photographed crops of a set's known squares (grey) and their labels; the faces made from them."""
@@ -101,10 +119,7 @@ class SetFaces:
 
     def scores(self, crops: Image) -> NDArray[np.float64]:
         """N × 29: each label's best face correlation with each crop (NaN for labels without faces)."""
-        ready = _prepared(crops)
-        windows = np.lib.stride_tricks.sliding_window_view(ready, (INNER_PX, INNER_PX), axis=(1, 2))
-        placed = unit(windows.reshape(len(crops), -1, INNER_PX * INNER_PX))
-        best = (placed @ self.faces.T).max(axis=1)
+        best = best_fits(placements(_prepared(crops), INNER_PX), self.faces)
         out = np.full((len(crops), len(SQUARE_LABELS)), np.nan)
         for label in np.unique(self.face_labels):
             out[:, label] = best[:, self.face_labels == label].max(axis=1)
