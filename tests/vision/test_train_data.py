@@ -108,3 +108,35 @@ def test_default_red_share_is_the_original_drawing() -> None:
             assert all(np.array_equal(a, b) for a, b in zip(tiles, explicit[style][kind], strict=True))
     assert red_tag(PROMOTED_RED) == ""
     assert red_tag(0.5) == "-red50"
+
+
+def _two_layers(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """A 1x1-convolution network's output: w2 applied to relu(w1 x + b1)."""
+    hidden = np.maximum(x @ w1[:, :, 0, 0].T + b1, 0)
+    return np.asarray(hidden @ w2[:, :, 0, 0].T)
+
+
+def test_a_widened_layer_computes_the_same_function() -> None:
+    from vision.train.train_classifier import split_inputs, widen
+
+    gen = np.random.default_rng(3)
+    w1, b1 = gen.standard_normal((4, 3, 1, 1)).astype(np.float32), gen.standard_normal(4).astype(np.float32)
+    w2 = gen.standard_normal((5, 4, 1, 1)).astype(np.float32)
+    x = gen.standard_normal((20, 3)).astype(np.float32)
+    grown_w1, grown_b1, copies = widen(w1, b1, 7, gen, nudge=0.0)
+    assert grown_w1.shape == (7, 3, 1, 1) and list(copies[:4]) == [0, 1, 2, 3]
+    assert np.array_equal(grown_w1[4:], w1[copies[4:]])
+    grown_w2 = split_inputs(w2, copies, axis=1)
+    assert grown_w2.shape == (5, 7, 1, 1)
+    np.testing.assert_allclose(_two_layers(grown_w1, grown_b1, grown_w2, x), _two_layers(w1, b1, w2, x), rtol=1e-5)
+
+
+def test_widened_copies_are_nudged_apart() -> None:
+    from vision.train.train_classifier import widen
+
+    gen = np.random.default_rng(4)
+    w, b = gen.standard_normal((4, 3, 3, 3)).astype(np.float32), np.zeros(4, np.float32)
+    grown, _, copies = widen(w, b, 6, gen)
+    assert np.array_equal(grown[:4], w)
+    change = np.abs(grown[4:] - w[copies[4:]])
+    assert 0 < change.max() < 0.1 * np.abs(w).max()

@@ -310,10 +310,12 @@ CHANNELS = (16, 32, 48, 64)
 """Output channels of the four stride-2 convolution blocks (48 -> 24 -> 12 -> 6 -> 3 pixels)."""
 
 
-def warm_start(model: Any, onnx_path: Path, sample: Any) -> None:
+def warm_start(model: Any, onnx_path: Path, sample: Any, seed: int = 0) -> None:
     """Start from an exported model: its convolutions have batch norm folded in, so each batch-norm layer is
     set to give back (about) its input on training batches like `sample` (and its running statistics so that it
-    does so in eval mode too)."""
+    does so in eval mode too). A model with wider blocks than the exported one starts as the same function
+    (`widen`: each extra channel a copy of one of the block's channels, its weights nudged so the copies can
+    part), so a bigger network can go on from a trained smaller one."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -321,25 +323,59 @@ def warm_start(model: Any, onnx_path: Path, sample: Any) -> None:
     weights = {i.name: np.array(numpy_helper.to_array(i)) for i in onnx.load(str(onnx_path)).graph.initializer}
     convs = [k for k in weights if k.startswith("onnx::Conv")]
     layers = list(model.body)
+    gen = np.random.default_rng(seed)
+    copies = np.arange(3)
     with torch.no_grad():
         x = sample
-        for i in range(0, len(CHANNELS) * 3, 3):
+        for i in range(0, len(layers) - 1, 3):
             conv, bn = layers[i], layers[i + 1]
-            conv.weight.copy_(torch.from_numpy(weights[convs[i // 3 * 2]]))
-            conv.bias.copy_(torch.from_numpy(weights[convs[i // 3 * 2 + 1]]))
+            w, b = weights[convs[i // 3 * 2]], weights[convs[i // 3 * 2 + 1]]
+            w, b, copies = widen(split_inputs(w, copies, axis=1), b, conv.out_channels, gen)
+            conv.weight.copy_(torch.from_numpy(w))
+            conv.bias.copy_(torch.from_numpy(b))
             y = conv(x)
             bn.weight.copy_(y.std(dim=(0, 2, 3)) + 1e-5)
             bn.bias.copy_(y.mean(dim=(0, 2, 3)))
             bn.running_var.copy_(bn.weight**2 - bn.eps)  # in eval mode too (about) the identity
             bn.running_mean.copy_(bn.bias)
             x = layers[i + 2](y)
-        for name in ("feature.0.weight", "feature.0.bias", "head.1.weight", "head.1.bias"):
+        feature = weights["feature.0.weight"]
+        per_channel = feature.reshape(len(feature), -1, (CROP // 16) ** 2)
+        model.feature[0].weight.copy_(
+            torch.from_numpy(split_inputs(per_channel, copies, axis=1).reshape(len(feature), -1))
+        )
+        for name in ("feature.0.bias", "head.1.weight", "head.1.bias"):
             module, param = name.rsplit(".", 1)
             getattr(model.get_submodule(module), param).copy_(torch.from_numpy(weights[name]))
 
 
-def build_model() -> Any:
-    """The network: four stride-2 conv blocks (CHANNELS; no pooling: each convolution computes only the outputs
+NUDGE = 0.01
+"""Noise on a copied channel's weights, as a share of its block's weight spread (`widen`)."""
+
+
+def widen(
+    w: NDArray[np.float32], b: NDArray[np.float32], width: int, gen: np.random.Generator, nudge: float = NUDGE
+) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.intp]]:
+    """A convolution's weights and bias grown to `width` output channels: the first as they were, each extra one
+    a copy of a channel drawn at random (weights nudged by `nudge`); also which channel each output copies."""
+    copies = np.concatenate([np.arange(len(w)), gen.integers(len(w), size=width - len(w))])
+    grown = w[copies].copy()
+    grown[len(w) :] += (nudge * w.std() * gen.standard_normal(grown[len(w) :].shape)).astype(np.float32)
+    return grown, b[copies].copy(), copies
+
+
+def split_inputs(w: NDArray[np.float32], copies: NDArray[np.intp], axis: int) -> NDArray[np.float32]:
+    """Weights reading channels that were copied (`copies[j]`: the channel input j copies): each copy reads the
+    original's weights divided by the number of its copies, so the sum, and the layer's output, stays the same."""
+    counts = np.bincount(copies, minlength=w.shape[axis])
+    return np.asarray(
+        np.take(w, copies, axis=axis) / np.expand_dims(counts[copies], [a for a in range(w.ndim) if a != axis]),
+        dtype=np.float32,
+    )
+
+
+def build_model(channels: tuple[int, ...] = CHANNELS) -> Any:
+    """The network: four stride-2 conv blocks (`channels`; no pooling: each convolution computes only the outputs
     kept, so the same time buys wider layers) on 48×48 BGR, a 128-wide feature layer, 31 logits."""
     from torch import nn
 
@@ -348,12 +384,12 @@ def build_model() -> Any:
             super().__init__()
             layers: list[nn.Module] = []
             c_in = 3
-            for c_out in CHANNELS:
+            for c_out in channels:
                 layers += [nn.Conv2d(c_in, c_out, 3, stride=2, padding=1), nn.BatchNorm2d(c_out), nn.ReLU()]
                 c_in = c_out
             self.body = nn.Sequential(*layers, nn.Flatten())
             side = CROP // 16
-            self.feature = nn.Sequential(nn.Linear(CHANNELS[-1] * side * side, 128), nn.ReLU())
+            self.feature = nn.Sequential(nn.Linear(channels[-1] * side * side, 128), nn.ReLU())
             self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(128, N_CLASSES))
 
         def forward(self, x: Any) -> Any:
@@ -494,12 +530,12 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         checks["dev-plain"] = dev_crops(args)
     sizes = f"{len(x)} training crops ({len(order)} an epoch), {len(val[0])} validation crops"
     print(f"data: {sizes} ({time.time() - t0:.0f} s)", flush=True)
-    model = build_model()
+    model = build_model(args.channels)
     if args.init is not None and args.init.suffix == ".pt":  # a state dict saved by this script: go on from it
         model.load_state_dict(torch.load(args.init))
     elif args.init is not None:
         sample = preprocess(x[gen_init(args.seed).permutation(len(x))[:512]])
-        warm_start(model, args.init, torch.from_numpy(sample))
+        warm_start(model, args.init, torch.from_numpy(sample), args.seed)
     model = model.to(memory_format=torch.channels_last)
     if args.init is not None:
         start = {name: round(evaluate(model, *data), 4) for name, data in checks.items()}
@@ -600,6 +636,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proxy", type=int, default=0, help="crops of the proxy-unseen look styles to score")
     parser.add_argument(
         "--no-held", dest="held", action="store_false", help="skip scoring the held-out styles (development steps)"
+    )
+    parser.add_argument(
+        "--channels",
+        type=lambda text: tuple(int(c) for c in text.split(",")),
+        default=CHANNELS,
+        help="output channels of the four conv blocks (comma-separated); wider than --init's: grown from it",
     )
     parser.add_argument("--init", type=Path, help="start from this exported ONNX model or saved .pt state dict")
     args = parser.parse_args(argv)
