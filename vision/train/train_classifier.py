@@ -297,8 +297,11 @@ that set's silvers as a knight (the shipped one gote's 7a, at 0.50, flagged unre
 as a knight at 0.95, so surely that the reader vouches for it, and
 `test_real_photo_generic_read_is_never_confidently_wrong` fails (the first step: 7i at 0.94, flagged). A wider
 network is more sure of itself on a face unlike any it trained on; the two silvers of that set are the one real
-example of it. Next: find what in that set's 銀将 the renderings lack (the knights' 桂馬 look alike in it), before
-more capacity.
+example of it. One way that set differs from every rendering, measured after: its pieces are small for its board. A
+silver there is 0.52-0.55 of a square's width (its body, by saturation, in the reader's crops), against 0.65-1.1
+in rendered frames (36 frames of three styles; the piece and its shadow, against the empty board). The renderer's
+sets are 0.78-1.0 of a typical set's size (`renderer.set_make`). Next: smaller sets in the training frames (caches
+rendered again), then the wider network again.
 """
 
 from __future__ import annotations
