@@ -300,8 +300,12 @@ network is more sure of itself on a face unlike any it trained on; the two silve
 example of it. One way that set differs from every rendering, measured after: its pieces are small for its board. A
 silver there is 0.52-0.55 of a square's width (its body, by saturation, in the reader's crops), against 0.65-1.1
 in rendered frames (36 frames of three styles; the piece and its shadow, against the empty board). The renderer's
-sets are 0.78-1.0 of a typical set's size (`renderer.set_make`). Next: smaller sets in the training frames (caches
-rendered again), then the wider network again.
+sets are 0.78-1.0 of a typical set's size (`renderer.set_make`). But size is not why its silvers read as knights:
+the shipped network, given that photo's squares cut 1.1-1.5 times larger (the piece filling more of the crop),
+still reads 7a as a knight (0.90-0.98) and 7i too up to 1.3, and reads more squares wrong at every zoom (4 at 1.0,
+7-21 at 1.1-1.5). So it is the writing: this hand's 銀 and 桂 (metal and tree radicals, each beside a box-like part)
+are alike where the fonts' are not. Next: brush-written two-character faces of more hands, then the wider network
+again.
 """
 
 from __future__ import annotations
