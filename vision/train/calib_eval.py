@@ -8,7 +8,8 @@ with one rig (camera pose, board, light), then reads frames of real game positio
 (the pieces set down anew) and `--n` frames under other random poses, boards and light, always of the same
 physical set (`--other-sets`: each frame its own set of the artwork: other size, wood tone, grain). Prints, for
 each family of frames, square and board accuracy with and without the calibration, the calibrated errors by
-camera tilt and by style, and which kinds are read as which (owner ignored): where the calibration still fails.
+camera tilt and by style, and which kinds are read as which (owner ignored): where the calibration still fails
+(`--mistakes DIR`: each calibrated wrong square, listed and on contact sheets).
 
     .venv/bin/python -m vision.train.calib_eval --family plain --n 12 [--model PATH] [--style kanji_light]
 """
@@ -25,7 +26,7 @@ from vision.calibration import FLIPPED_BOARD, START_BOARD, Calibration, calibrat
 from vision.classifier import PieceClassifier
 from vision.errors import CalibrationError
 from vision.render import Rendered, RenderOptions
-from vision.train.dev_eval import Tally, first_variants, read_frame, report
+from vision.train.dev_eval import Tally, first_variants, read_frame, report, write_mistakes
 
 
 @dataclass
@@ -34,6 +35,11 @@ class Figures:
 
     generic: Tally = field(default_factory=Tally)
     calibrated: Tally = field(default_factory=Tally)
+
+    @classmethod
+    def keeping_mistakes(cls) -> Figures:
+        """Tallies that keep the calibrated reads' wrong squares (`--mistakes`)."""
+        return cls(calibrated=Tally(keep_mistakes=True))
 
 
 def calibrate_on_rig(classifier: PieceClassifier, options: RenderOptions) -> tuple[Calibration, Rendered]:
@@ -112,6 +118,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="each frame its own set of the style's artwork (other size, tone, grain) instead of the calibrated set",
     )
+    parser.add_argument(
+        "--mistakes",
+        type=Path,
+        help="write the calibrated reads' wrong squares here (rig/ and other/: mistakes.tsv, mistakes-N.png)",
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
@@ -119,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.family != "none":
         styles |= first_variants(args.family)
     games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
-    figures = {"rig": Figures(), "other": Figures()}
+    keep = Figures.keeping_mistakes if args.mistakes is not None else Figures
+    figures = {"rig": keep(), "other": keep()}
     for style, folder in sorted(styles.items()):
         looks = args.shifted_looks
         evaluate_style(
@@ -139,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         print(report(fig.generic, top=6))
         print(f"== {family} frames: calibrated")
         print(report(fig.calibrated, top=20), flush=True)
+        if args.mistakes is not None:
+            write_mistakes(fig.calibrated.mistakes, args.mistakes / family)
     return 0
 
 

@@ -15,10 +15,11 @@ training run uses:
 Frames of real game positions (960x720, random poses up to 45 degrees) are read by the full reader (grid found
 from scratch, sente's side given, labels fitted to the set), and the script prints square and board accuracy,
 which kinds are read as which (owner ignored), the error rate by camera tilt and by style, and the crop
-accuracy of the classifier alone on crops cut at the true grid (`--crops`). The families' promoted faces are
-red as often as training's font faces were by default (`fonts.PROMOTED_RED`); `--promoted-red 0` writes them in
-the unpromoted faces' inks, as sets written in one ink are (a classifier that takes red ink for "promoted" fails
-there).
+accuracy of the classifier alone on crops cut at the true grid (`--crops`); `--mistakes DIR` writes every wrong
+square (a list, and contact sheets of their crops, each turned so its true piece points up). The families'
+promoted faces are red as often as training's font faces were by default (`fonts.PROMOTED_RED`); `--promoted-red
+0` writes them in the unpromoted faces' inks, as sets written in one ink are (a classifier that takes red ink for
+"promoted" fails there).
 
     .venv/bin/python -m vision.train.dev_eval --family one --n 60 [--model PATH] [--promoted-red 0]
 """
@@ -33,10 +34,12 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from vision.calibration import Calibration
 from vision.classifier import PieceClassifier
 from vision.labels import EMPTY
+from vision.reader import BoardRead
 from vision.render import Rendered
 from vision.train.datasets import train_styles
 from vision.train.fonts import FONT_ROOT, PROMOTED_RED, font_tiles
@@ -90,6 +93,63 @@ class Tally:
     confusion: Counter[tuple[str, str]] = field(default_factory=Counter)
     by_tilt: Counter[tuple[int, bool]] = field(default_factory=Counter)
     by_style: Counter[tuple[str, bool]] = field(default_factory=Counter)
+    keep_mistakes: bool = False
+    """Keep each wrong square's crop and reading (`mistakes`; `--mistakes`)."""
+    mistakes: list[Mistake] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A square read wrong: where, what it was and what it was read as, and its crop (turned so that the true
+    piece points up)."""
+
+    style: str
+    frame: int
+    square: str
+    truth: str
+    read: str
+    p: float
+    tilt: float
+    crop: NDArray[np.uint8]
+
+
+SHEET_COLUMNS = 12
+"""Crops across a contact sheet of mistakes."""
+SHEET_ROWS = 8
+"""Rows of crops on one sheet (more mistakes: more sheets)."""
+SHEET_ZOOM = 2
+"""Each crop drawn this many times its size (pixels repeated)."""
+
+
+def contact_sheets(mistakes: list[Mistake]) -> list[NDArray[np.uint8]]:
+    """The mistakes' crops in reading order, `SHEET_COLUMNS` across, `SHEET_ROWS` down a sheet, each enlarged by
+    `SHEET_ZOOM` (empty places black)."""
+    per_sheet = SHEET_COLUMNS * SHEET_ROWS
+    sheets = []
+    for start in range(0, len(mistakes), per_sheet):
+        tiles = [
+            m.crop.repeat(SHEET_ZOOM, axis=0).repeat(SHEET_ZOOM, axis=1) for m in mistakes[start : start + per_sheet]
+        ]
+        blank = np.zeros_like(tiles[0])
+        tiles += [blank] * (-len(tiles) % SHEET_COLUMNS)
+        rows = [np.hstack(tiles[i : i + SHEET_COLUMNS]) for i in range(0, len(tiles), SHEET_COLUMNS)]
+        sheets.append(np.vstack(rows))
+    return sheets
+
+
+def write_mistakes(mistakes: list[Mistake], folder: Path) -> None:
+    """`mistakes.tsv` (one line a mistake, numbered as on the sheets) and `mistakes-N.png` (`contact_sheets`)."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = ["n\tstyle\tframe\tsquare\ttruth\tread\tp\ttilt"]
+    lines += [
+        f"{n}\t{m.style}\t{m.frame}\t{m.square}\t{m.truth}\t{m.read}\t{m.p:.3f}\t{m.tilt:.0f}"
+        for n, m in enumerate(mistakes)
+    ]
+    (folder / "mistakes.tsv").write_text("\n".join(lines) + "\n")
+    for n, sheet in enumerate(contact_sheets(mistakes)):
+        cv2.imwrite(str(folder / f"mistakes-{n}.png"), sheet)
 
 
 def kind(label: str) -> str:
@@ -135,10 +195,27 @@ def read_frame(
         if t != g:
             wrong += 1
             tally.confusion[(kind(t), kind(g))] += 1
+    if tally.keep_mistakes and wrong:
+        _keep_mistakes(tally, frame, read, style)
     tally.squares += 81
     tally.right += 81 - wrong
     tally.boards += 1
     tally.boards_right += wrong == 0
+
+
+def _keep_mistakes(tally: Tally, frame: Rendered, read: BoardRead, style: str) -> None:
+    """Add the frame's wrong squares to `tally.mistakes` (crops cut where the reader found the grid)."""
+    from vision.labels import square_name
+    from vision.squares import crops_from_frame
+
+    if read.geometry is None:
+        return
+    crops = crops_from_frame(frame.image, read.geometry)
+    for i, (t, square) in enumerate(zip(frame.labels, read.squares, strict=True)):
+        if t != square.label:
+            crop = crops[i, ::-1, ::-1] if t != EMPTY and t.lstrip("+").islower() else crops[i]
+            mistake = Mistake(style, tally.boards, square_name(i), t, square.label, square.p, frame.pose.tilt_deg, crop)
+            tally.mistakes.append(mistake)
 
 
 def first_variants(family: str) -> dict[str, Path]:
@@ -169,9 +246,11 @@ def evaluate(
     crops: bool,
     red: float = PROMOTED_RED,
     ink_sheen: float = 0.0,
+    keep_mistakes: bool = False,
 ) -> Tally:
     """Render and read n frames of a development family (promoted faces red with probability `red`; `artwork`:
-    the shipped training styles), the lamp's sheen on the ink with chance `ink_sheen`."""
+    the shipped training styles), the lamp's sheen on the ink with chance `ink_sheen` (`keep_mistakes`: the
+    wrong squares' crops too)."""
     import cv2
 
     from vision.render import RenderOptions, render_position
@@ -181,7 +260,7 @@ def evaluate(
     dirs, games, classifier = family_setup(family, model, red)
     styles = sorted(dirs)
     rng = np.random.default_rng(seed)
-    tally = Tally()
+    tally = Tally(keep_mistakes=keep_mistakes)
     for i in range(n):
         style = styles[int(rng.integers(len(styles)))]
         options = RenderOptions(
@@ -237,11 +316,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ink-sheen", type=float, default=0.0, help="chance of the lamp's sheen on the ink (RenderOptions.ink_sheen)"
     )
+    parser.add_argument(
+        "--mistakes", type=Path, help="write the wrong squares here (mistakes.tsv, contact sheets mistakes-N.png)"
+    )
     args = parser.parse_args(argv)
     tally = evaluate(
-        args.family, args.n, args.seed, args.model, crops=args.crops, red=args.promoted_red, ink_sheen=args.ink_sheen
+        args.family,
+        args.n,
+        args.seed,
+        args.model,
+        crops=args.crops,
+        red=args.promoted_red,
+        ink_sheen=args.ink_sheen,
+        keep_mistakes=args.mistakes is not None,
     )
     print(report(tally), flush=True)
+    if args.mistakes is not None:
+        write_mistakes(tally.mistakes, args.mistakes)
     return 0
 
 
