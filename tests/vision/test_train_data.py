@@ -140,3 +140,11 @@ def test_widened_copies_are_nudged_apart() -> None:
     assert np.array_equal(grown[:4], w)
     change = np.abs(grown[4:] - w[copies[4:]])
     assert 0 < change.max() < 0.1 * np.abs(w).max()
+
+
+def test_a_layer_is_never_narrowed() -> None:
+    from vision.train.train_classifier import widen
+
+    w, b = np.ones((4, 3, 3, 3), np.float32), np.zeros(4, np.float32)
+    with pytest.raises(ValueError, match="cannot narrow"):
+        widen(w, b, 3, np.random.default_rng(0))

@@ -396,7 +396,10 @@ def widen(
     w: NDArray[np.float32], b: NDArray[np.float32], width: int, gen: np.random.Generator, nudge: float = NUDGE
 ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.intp]]:
     """A convolution's weights and bias grown to `width` output channels: the first as they were, each extra one
-    a copy of a channel drawn at random (weights nudged by `nudge`); also which channel each output copies."""
+    a copy of a channel drawn at random (weights nudged by `nudge`); also which channel each output copies.
+    ValueError for fewer channels than it has (a network only grows)."""
+    if width < len(w):
+        raise ValueError(f"cannot narrow a layer of {len(w)} channels to {width}: --channels may only widen --init")
     copies = np.concatenate([np.arange(len(w)), gen.integers(len(w), size=width - len(w))])
     grown = w[copies].copy()
     grown[len(w) :] += (nudge * w.std() * gen.standard_normal(grown[len(w) :].shape)).astype(np.float32)
