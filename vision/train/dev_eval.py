@@ -105,6 +105,7 @@ class Mistake:
 
     style: str
     frame: int
+    """The frame's number among those the tally counted (0 first)."""
     square: str
     truth: str
     read: str
