@@ -36,11 +36,6 @@ class Figures:
     generic: Tally = field(default_factory=Tally)
     calibrated: Tally = field(default_factory=Tally)
 
-    @classmethod
-    def keeping_mistakes(cls) -> Figures:
-        """Tallies that keep the calibrated reads' wrong squares (`--mistakes`)."""
-        return cls(calibrated=Tally(keep_mistakes=True))
-
 
 def calibrate_on_rig(classifier: PieceClassifier, options: RenderOptions) -> tuple[Calibration, Rendered]:
     """Calibrate on a start and a flipped photo rendered with `options` (the rig); the start photo too."""
@@ -130,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.family != "none":
         styles |= first_variants(args.family)
     games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
-    keep = Figures.keeping_mistakes if args.mistakes is not None else Figures
-    figures = {"rig": keep(), "other": keep()}
+    keep = args.mistakes is not None  # the calibrated reads' wrong squares
+    figures = {family: Figures(calibrated=Tally(keep_mistakes=keep)) for family in ("rig", "other")}
     for style, folder in sorted(styles.items()):
         looks = args.shifted_looks
         evaluate_style(

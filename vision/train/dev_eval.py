@@ -206,7 +206,7 @@ def read_frame(
 
 def _keep_mistakes(tally: Tally, frame: Rendered, read: BoardRead, style: str) -> None:
     """Add the frame's wrong squares to `tally.mistakes` (crops cut where the reader found the grid)."""
-    from vision.labels import square_name
+    from vision.labels import is_sente, square_name
     from vision.squares import crops_from_frame
 
     if read.geometry is None:
@@ -214,7 +214,7 @@ def _keep_mistakes(tally: Tally, frame: Rendered, read: BoardRead, style: str) -
     crops = crops_from_frame(frame.image, read.geometry)
     for i, (t, square) in enumerate(zip(frame.labels, read.squares, strict=True)):
         if t != square.label:
-            crop = crops[i, ::-1, ::-1] if t != EMPTY and t.lstrip("+").islower() else crops[i]
+            crop = crops[i, ::-1, ::-1] if t != EMPTY and not is_sente(t) else crops[i]
             mistake = Mistake(style, tally.boards, square_name(i), t, square.label, square.p, frame.pose.tilt_deg, crop)
             tally.mistakes.append(mistake)
 

@@ -347,6 +347,8 @@ PROMOTED = np.array([i for i, label in enumerate(PIECE_LABELS) if label.startswi
 """Class indices of the promoted faces (scored apart on the validation frames: a fine-tune can forget them)."""
 CHANNELS = (16, 32, 48, 64)
 """Output channels of the four stride-2 convolution blocks (48 -> 24 -> 12 -> 6 -> 3 pixels)."""
+FEATURE_SIDE = CROP // 2 ** len(CHANNELS)
+"""Side, in pixels, of the last block's output (3), which the feature layer reads flattened."""
 
 
 def warm_start(model: Any, onnx_path: Path, sample: Any, seed: int = 0) -> None:
@@ -379,7 +381,7 @@ def warm_start(model: Any, onnx_path: Path, sample: Any, seed: int = 0) -> None:
             bn.running_mean.copy_(bn.bias)
             x = layers[i + 2](y)
         feature = weights["feature.0.weight"]
-        per_channel = feature.reshape(len(feature), -1, (CROP // 16) ** 2)
+        per_channel = feature.reshape(len(feature), -1, FEATURE_SIDE**2)
         model.feature[0].weight.copy_(
             torch.from_numpy(split_inputs(per_channel, copies, axis=1).reshape(len(feature), -1))
         )
@@ -430,8 +432,7 @@ def build_model(channels: tuple[int, ...] = CHANNELS) -> Any:
                 layers += [nn.Conv2d(c_in, c_out, 3, stride=2, padding=1), nn.BatchNorm2d(c_out), nn.ReLU()]
                 c_in = c_out
             self.body = nn.Sequential(*layers, nn.Flatten())
-            side = CROP // 16
-            self.feature = nn.Sequential(nn.Linear(channels[-1] * side * side, 128), nn.ReLU())
+            self.feature = nn.Sequential(nn.Linear(channels[-1] * FEATURE_SIDE**2, 128), nn.ReLU())
             self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(128, N_CLASSES))
 
         def forward(self, x: Any) -> Any:
