@@ -67,6 +67,47 @@ def test_missing_glyph_is_detected() -> None:
     assert not has_glyph(font, "\ue001")
 
 
+def _brush_font_lacking(ch: str) -> object:
+    from PIL import ImageFont
+
+    from vision.train.fonts import BRUSH_FONTS, installed_fonts
+
+    for path in installed_fonts(fonts=BRUSH_FONTS).values():
+        font = ImageFont.truetype(str(path), 48)
+        if not has_glyph(font, ch):
+            return font
+    pytest.skip(f"no installed brush font lacks {ch} (scripts/install-debs.sh --train)")
+
+
+def test_stand_ins_write_the_traditional_form_only_where_the_font_lacks_the_japanese() -> None:
+    """A font without 将 writes 將 with stand-ins and cannot write 銀将 without them; a font with 将 keeps it."""
+    from PIL import ImageFont
+
+    from vision.train.fonts import written
+
+    lacking = _brush_font_lacking("将")
+    assert written("銀将", lacking, stand_ins=True) == "銀將"  # type: ignore[arg-type]
+    assert written("銀将", lacking, stand_ins=False) is None  # type: ignore[arg-type]
+    having = ImageFont.truetype(str(next(iter(_one_font().values()))), 48)
+    assert written("銀将", having, stand_ins=True) == "銀将"
+
+
+def test_brush_styles_cover_every_kind_in_both_forms() -> None:
+    """Every installed brush font gives a one- and a two-character `brush_` style with every kind (traditional
+    forms standing in), the same tiles for the same seed."""
+    from vision.train.fonts import BRUSH_FONTS, brush_tiles, installed_fonts
+
+    fonts = installed_fonts(fonts=BRUSH_FONTS)
+    if not fonts:
+        pytest.skip("no brush font installed (scripts/install-debs.sh --train)")
+    first, again = brush_tiles(5), brush_tiles(5)
+    assert set(first) == {f"brush_{name}_{chars}" for name in fonts for chars in "12"}
+    for style, per_kind in first.items():
+        assert set(per_kind) == set(KINDS)
+        for kind, tiles in per_kind.items():
+            assert all(np.array_equal(a, b) for a, b in zip(tiles, again[style][kind], strict=True))
+
+
 def test_epoch_order_repeats_only_the_artwork() -> None:
     """An epoch goes through every crop once and the shipped artwork's crops `repeat` times in all; repeat 1
     is every crop once."""

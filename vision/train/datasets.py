@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.train.fonts import PROMOTED_RED, font_tiles
+from vision.train.fonts import BRUSH_SEED, PROMOTED_RED, brush_tiles, font_tiles
 from vision.train.looks import is_proxy, look_tiles, write_sprite_dirs
 from vision.train.synth import ASSETS, DEFAULT_VARIETY, WIDE_VARIETY, PieceBank, make_dataset
 
@@ -173,8 +173,8 @@ def rendered_sheen(seed: int, frames: int, styles: list[str], workers: int, cach
 
 @lru_cache(maxsize=2)
 def look_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
-    """The trained look styles and font-drawn styles (promoted faces red with probability `red`) written as
-    renderer sprite folders (under the temporary directory; made once)."""
+    """The trained look styles, font-drawn styles and brush styles (promoted faces red with probability `red`)
+    written as renderer sprite folders (under the temporary directory; made once)."""
     import tempfile
 
     tmp, tag = Path(tempfile.gettempdir()), red_tag(red)
@@ -183,7 +183,8 @@ def look_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
         {s: tiles[s] for s in look_styles(proxy=False)}, tmp / f"shogi-look-sprites-{LOOK_SEED}{tag}"
     )
     drawn = font_tiles(FONT_SEED, red=red)
-    return dirs | write_sprite_dirs(drawn, tmp / f"shogi-font-sprites-{FONT_SEED}{tag}")
+    dirs |= write_sprite_dirs(drawn, tmp / f"shogi-font-sprites-{FONT_SEED}{tag}")
+    return dirs | write_sprite_dirs(brush_tiles(BRUSH_SEED, red), tmp / f"shogi-brush-sprites-{BRUSH_SEED}{tag}")
 
 
 def char_forms(folders: list[str], chars: int) -> list[str]:
@@ -209,7 +210,7 @@ def rendered_drawn(
     args: argparse.Namespace, prefix: str, frames: int, first_seed: int, *, two: bool = False
 ) -> tuple[Any, Any]:
     """Crops cut from `frames` rendered frames drawn with the trained styles whose names start with `prefix`
-    (`look_`: `vision.train.looks`; `gen_`: `vision.train.fonts`; one sprite folder per tile variant; only the
+    (`look_`: `vision.train.looks`; `gen_`, `brush_`: `vision.train.fonts`; one sprite folder per tile variant; only the
     one-character forms with `--one-char`, only the two-character forms with `two`; promoted faces red with
     probability `--promoted-red`), cached like the others."""
     red = args.promoted_red

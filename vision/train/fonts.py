@@ -10,6 +10,11 @@ becomes two training styles (`gen_<font>_1` one character, `gen_<font>_2` two ch
 Fonts come from Debian packages (training only): fonts-aoyagi-kouzan-t fonts-aoyagi-soseki fonts-kouzan-mouhitsu
 fonts-kiloji fonts-seto fonts-hanazono fonts-motoya-l-cedar fonts-motoya-l-maruberi fonts-sawarabi-mincho
 fonts-mplus fonts-morisawa-bizud-mincho fonts-dejima-mincho fonts-ipaexfont-gothic fonts-oradano-mincho-gsrr.
+
+`BRUSH_FONTS` are more brush-written hands (Chinese and Korean regular-script fonts: fonts-arphic-ukai
+fonts-cns11643-kai fonts-cwtex-kai fonts-cwtex-fs fonts-unfonts-core), kept apart as their own styles
+(`brush_<font>_<1|2>`, `brush_tiles`) so that the styles and caches above stay as they were. Where such a font
+lacks a Japanese form it writes the traditional one (`STAND_INS`: 將 for 将, 步 for 歩), as some sets do.
 """
 
 from __future__ import annotations
@@ -46,6 +51,18 @@ FONTS: dict[str, str] = {
     "oradano": "truetype/oradano-mincho/OradanoGSRR.ttf",
 }
 """Training font name -> path under FONT_ROOT."""
+BRUSH_FONTS: dict[str, str] = {
+    "ukai": "truetype/arphic/ukai.ttc",
+    "twkai": "truetype/cns11643/TW-Kai-98_1.ttf",
+    "cwkai": "truetype/cwtex/cwkai.ttf",
+    "cwfs": "truetype/cwtex/cwfs.ttf",
+    "gungseo": "truetype/unfonts-core/UnGungseo.ttf",
+}
+"""More brush-written hands (regular-script Chinese and Korean fonts), drawn as the `brush_` styles."""
+BRUSH_SEED = 13
+"""Seed of the `brush_` styles' tiles."""
+STAND_INS: dict[str, str] = {"将": "將", "歩": "步"}
+"""Traditional forms a font without the Japanese one writes instead (`styles_from_fonts(stand_ins=True)`)."""
 
 ONE_CHAR: dict[str, tuple[str, ...]] = {
     "K": ("王", "玉"), "R": ("飛",), "B": ("角",), "G": ("金",), "S": ("銀",), "N": ("桂",), "L": ("香",),
@@ -65,9 +82,9 @@ share (`train_classifier --promoted-red`) keeps a model from taking red ink for 
 _W, _H = 200, 224
 
 
-def installed_fonts(root: Path = FONT_ROOT) -> dict[str, Path]:
-    """The fonts of `FONTS` present on this machine."""
-    return {name: root / rel for name, rel in FONTS.items() if (root / rel).is_file()}
+def installed_fonts(root: Path = FONT_ROOT, fonts: dict[str, str] = FONTS) -> dict[str, Path]:
+    """The fonts of `fonts` (by default `FONTS`) present on this machine."""
+    return {name: root / rel for name, rel in fonts.items() if (root / rel).is_file()}
 
 
 def has_glyph(font: ImageFont.FreeTypeFont, ch: str) -> bool:
@@ -135,16 +152,37 @@ def font_tiles(
     return styles_from_fonts(chosen, lambda _name: rng, partial(tile, red=red), "gen", VARIANTS)
 
 
+def brush_tiles(seed: int = BRUSH_SEED, red: float = PROMOTED_RED) -> dict[str, dict[str, list[Image]]]:
+    """Tiles per `brush_` style and kind from the installed `BRUSH_FONTS` (each font its own generator from
+    `seed`, so one font missing changes no other's tiles), traditional forms standing in (`STAND_INS`)."""
+
+    def rng_for(name: str) -> np.random.Generator:
+        return np.random.default_rng([seed, *name.encode()])
+
+    fonts = installed_fonts(fonts=BRUSH_FONTS)
+    return styles_from_fonts(fonts, rng_for, partial(tile, red=red), "brush", VARIANTS, stand_ins=True)
+
+
+def written(text: str, font: ImageFont.FreeTypeFont, stand_ins: bool) -> str | None:
+    """`text` as the font can write it: as it is, or (with `stand_ins`) with `STAND_INS` for the characters it
+    lacks; None when it cannot."""
+    if stand_ins:
+        text = "".join(STAND_INS[ch] if ch in STAND_INS and not has_glyph(font, ch) else ch for ch in text)
+    return text if all(has_glyph(font, ch) for ch in text) else None
+
+
 def styles_from_fonts(
     fonts: dict[str, Path],
     rng_for: Callable[[str], np.random.Generator],
     make_tile: TileMaker,
     prefix: str,
     variants: int,
+    *,
+    stand_ins: bool = False,
 ) -> dict[str, dict[str, list[Image]]]:
     """`variants` tiles per kind for each font's one- and two-character forms (`<prefix>_<font>_<1|2>`), drawn
     by `make_tile` with the generator `rng_for(font name)`; a form is left out when the font lacks a kind's
-    glyphs."""
+    glyphs (with `stand_ins`, after trying `STAND_INS` for them)."""
     styles: dict[str, dict[str, list[Image]]] = {}
     for name, path in sorted(fonts.items()):
         rng = rng_for(name)
@@ -152,7 +190,7 @@ def styles_from_fonts(
         for chars, table in (("1", ONE_CHAR), ("2", TWO_CHARS)):
             per_kind: dict[str, list[Image]] = {}
             for kind in KINDS:
-                options = [t for t in table[kind] if all(has_glyph(probe, ch) for ch in t)]
+                options = [w for w in (written(t, probe, stand_ins) for t in table[kind]) if w is not None]
                 if options:
                     texts = [options[int(rng.integers(len(options)))] for _ in range(variants)]
                     per_kind[kind] = [make_tile(rng, path, t, kind.startswith("+")) for t in texts]

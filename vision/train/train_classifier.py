@@ -485,6 +485,10 @@ def training_data(
     if args.rendered_looks_two:
         seed = args.seed * 100_000 + 70_000
         parts.append((*rendered_drawn(args, "look_", args.rendered_looks_two, seed, two=True), False))
+    if args.rendered_brush:
+        parts.append((*rendered_drawn(args, "brush_", args.rendered_brush, args.seed * 100_000 + 80_000), False))
+        seed = args.seed * 100_000 + 85_000
+        parts.append((*rendered_drawn(args, "brush_", args.rendered_brush, seed, two=True), False))
     if args.rendered_sheen:
         parts.append((*rendered_sheen(args.seed, args.rendered_sheen, styles, args.workers, args.cache), True))
     if args.stands:
@@ -659,6 +663,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--rendered-looks-two", type=int, default=0, help="rendered frames drawn with the look styles' two characters"
+    )
+    parser.add_argument(
+        "--rendered-brush",
+        type=int,
+        default=0,
+        help="rendered frames of the brush styles (as --one-char says; up to 5000), as many of their two characters",
     )
     parser.add_argument(
         "--rendered-sheen", type=int, default=0, help="rendered frames of the artwork with the lamp's sheen on the ink"
