@@ -306,6 +306,36 @@ still reads 7a as a knight (0.90-0.98) and 7i too up to 1.3, and reads more squa
 7-21 at 1.1-1.5). So it is the writing: this hand's 銀 and 桂 (metal and tree radicals, each beside a box-like part)
 are alike where the fonts' are not. Next: brush-written two-character faces of more hands, then the wider network
 again.
+
+Tried on 2026-11-27 (session 21): brush-written faces of five more hands (`fonts.BRUSH_FONTS`: the regular-script
+Chinese fonts AR PL UKai, TW-Kai, cwTeX Kai and cwTeX FangSong, and the Korean UnGungseo; 將 and 步 standing in
+where a font lacks 将 and 歩), rendered as whole frames (`--rendered-brush 2000`: 2000 frames of one character and
+2000 of two, about 160k crops; 5 min of data on two workers), added to the mix above. Two candidates, two epochs at
+lr 3e-4 each, run side by side on one thread each (25 and 22 min):
+
+    .venv/bin/python -m vision.train.train_classifier --out /tmp/s21/A/pieces.onnx --cache /tmp/s21/cache \
+        --n-train 4000 --n-fonts 12000 --rendered 4000 --stands 1500 --val-frames 150 --n-looks 24000 \
+        --proxy 3000 --rendered-looks 2000 --rendered-fonts 4800 --one-char --dev-frames 100 --rendered-sheen 1200 \
+        --rendered-fonts-two 4800 --rendered-brush 2000 --epochs 2 --lr 3e-4 --threads 1 --workers 2 --sideways 0.04 \
+        --init /tmp/s20/g2/pieces.pt --no-held --artwork-repeat 3 --promoted-red 0.5 --channels 16,32,64,96
+
+(A, the wide network on from the one above), and the same without `--channels` and with `--init
+vision/models/pieces.onnx` (B, the shipped network). The rule, fixed before (/tmp/s21/RULE.txt): two-character
+faces at least 1 point better than shipped, one-character faces, artwork and artwork under the sheen no more than
+0.1 point worse, and every vision test passing as it is. Shipped -> A / B, development: two-character faces 92.099
+-> 93.765 / 92.994 %, one-character 96.111 -> 96.029 / 96.070 %, artwork 99.877 -> 99.907 / 99.846 %, with the
+sheen 98.519 -> 98.673 / 98.580 %; validation crops 95.72 -> 96.34 / 95.56 %, proxy-look crops 53.67 -> 56.00 /
+53.50 %. A met the development rule but two vision tests fail with it, both of the reader's memories on still
+frames: `test_reader_pools_unsure_squares_only_and_once_per_reading` (the third read of the same picture pools
+one square differently from the second) and `test_the_reader_counts_a_stand_only_when_it_changed` (the second
+noisy picture of the same stands reads gote's bishop and two pawns as a bishop, a knight and two pawns, the first
+as a bishop and three pawns: the shipped model reads three pawns both times). B
+missed the development rule (+0.90). So neither was scored on the held-out styles. The real photo, checked only:
+A reads 7i as a knight at 0.95 again (now flagged) and 2a wrong; B reads all 81 squares right, the first model to.
+Two more epochs from B (`--init /tmp/s21/B/pieces.pt`, lr 3e-4, two threads, 16 min; B2): two-character faces
+93.086 % (+0.987: one square short of the rule), one-character 96.214 %, artwork 99.846 %, with the sheen 98.488 %;
+validation crops 95.56 %, proxy-look crops 53.63 %. Every vision test passes with it, and it too reads the real
+photo right (`test_real_photo_reads_start_position`, an expected failure, passes). Not shipped: the rule.
 """
 
 from __future__ import annotations
