@@ -335,7 +335,15 @@ A reads 7i as a knight at 0.95 again (now flagged) and 2a wrong; B reads all 81 
 Two more epochs from B (`--init /tmp/s21/B/pieces.pt`, lr 3e-4, two threads, 16 min; B2): two-character faces
 93.086 % (+0.987: one square short of the rule), one-character 96.214 %, artwork 99.846 %, with the sheen 98.488 %;
 validation crops 95.56 %, proxy-look crops 53.63 %. Every vision test passes with it, and it too reads the real
-photo right (`test_real_photo_reads_start_position`, an expected failure, passes). Not shipped: the rule.
+photo right (`test_real_photo_reads_start_position`, an expected failure, passes). Not shipped: the rule. Two
+more from B2 at lr 2e-4 (B3, the session's last step, fixed before): two-character faces 93.086 % again,
+one-character 96.111 %, artwork 99.846 %, with the sheen 98.519 %; the real photo right. Not shipped either. So
+the narrow network stands at about 93.09 % on the development two-character faces (the mix of session 18 without
+the brush frames: 93.086 % too): the brush frames did not move that figure, the frames of other hands did not
+cost the one-character faces or the artwork, and they are what first made the real photo's silvers read as
+silvers. Next: a candidate trained with them from the start of a session, judged by a rule that asks no loss
+on development and then lets the held-out styles and `bench game` decide (fixed before it is trained); and the
+wide network's memory tests, which fail on a still frame's repeated reads (pooling) and a noisy stand's count.
 """
 
 from __future__ import annotations
