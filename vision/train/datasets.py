@@ -10,6 +10,7 @@ cache directory between runs. The font-drawn and look styles' promoted faces are
 from __future__ import annotations
 
 import argparse
+import tempfile
 import zlib
 from functools import lru_cache, partial
 from multiprocessing import Pool
@@ -173,18 +174,29 @@ def rendered_sheen(seed: int, frames: int, styles: list[str], workers: int, cach
 
 @lru_cache(maxsize=2)
 def look_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
-    """The trained look styles, font-drawn styles and brush styles (promoted faces red with probability `red`)
-    written as renderer sprite folders (under the temporary directory; made once)."""
-    import tempfile
-
+    """The trained look styles and font-drawn styles (promoted faces red with probability `red`) written as
+    renderer sprite folders (under the temporary directory; made once)."""
     tmp, tag = Path(tempfile.gettempdir()), red_tag(red)
     tiles = _look_tiles(red)
     dirs = write_sprite_dirs(
         {s: tiles[s] for s in look_styles(proxy=False)}, tmp / f"shogi-look-sprites-{LOOK_SEED}{tag}"
     )
     drawn = font_tiles(FONT_SEED, red=red)
-    dirs |= write_sprite_dirs(drawn, tmp / f"shogi-font-sprites-{FONT_SEED}{tag}")
-    return dirs | write_sprite_dirs(brush_tiles(BRUSH_SEED, red), tmp / f"shogi-brush-sprites-{BRUSH_SEED}{tag}")
+    return dirs | write_sprite_dirs(drawn, tmp / f"shogi-font-sprites-{FONT_SEED}{tag}")
+
+
+@lru_cache(maxsize=2)
+def brush_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
+    """The brush styles (`vision.train.fonts.brush_tiles`) written as renderer sprite folders (made once, and only
+    for a run that renders them)."""
+    folder = Path(tempfile.gettempdir()) / f"shogi-brush-sprites-{BRUSH_SEED}{red_tag(red)}"
+    return write_sprite_dirs(brush_tiles(BRUSH_SEED, red), folder)
+
+
+def sprite_dirs(prefix: str, red: float = PROMOTED_RED) -> dict[str, Path]:
+    """The sprite folders of the styles whose names start with `prefix` (`brush_`: `brush_sprite_dirs`; `look_`,
+    `gen_`: `look_sprite_dirs`)."""
+    return brush_sprite_dirs(red) if prefix == "brush_" else look_sprite_dirs(red)
 
 
 def char_forms(folders: list[str], chars: int) -> list[str]:
@@ -198,31 +210,31 @@ def one_char(folders: list[str]) -> list[str]:
 
 
 def _looks_rendered_chunk(
-    job: tuple[int, int, list[str]], red: float = PROMOTED_RED
+    job: tuple[int, int, list[str]], prefix: str, red: float = PROMOTED_RED
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     from vision.train.rendered import GAMES, rendered_dataset
 
     start, n, styles = job
-    return rendered_dataset(range(start, start + n), styles, GAMES, look_sprite_dirs(red))
+    return rendered_dataset(range(start, start + n), styles, GAMES, sprite_dirs(prefix, red))
 
 
 def rendered_drawn(
     args: argparse.Namespace, prefix: str, frames: int, first_seed: int, *, two: bool = False
 ) -> tuple[Any, Any]:
     """Crops cut from `frames` rendered frames drawn with the trained styles whose names start with `prefix`
-    (`look_`: `vision.train.looks`; `gen_`, `brush_`: `vision.train.fonts`; one sprite folder per tile variant; only the
-    one-character forms with `--one-char`, only the two-character forms with `two`; promoted faces red with
+    (`look_`: `vision.train.looks`; `gen_`, `brush_`: `vision.train.fonts`; one sprite folder per tile variant;
+    only the one-character forms with `--one-char`, only the two-character forms with `two`; promoted faces red with
     probability `--promoted-red`), cached like the others."""
     red = args.promoted_red
-    dirs = look_sprite_dirs(red)  # made before the workers start, so they inherit it
+    dirs = sprite_dirs(prefix, red)  # made before the workers start, so they inherit it
     styles = sorted(n for n in dirs if n.startswith(prefix))
     if two:
         styles = char_forms(styles, 2)
     elif args.one_char:
         styles = one_char(styles)
     return _framed(
-        f"rendered-{prefix}{args.seed}{red_tag(red)}", partial(_looks_rendered_chunk, red=red), first_seed=first_seed,
-        step=25, frames=frames, styles=styles, workers=args.workers, cache=args.cache,
+        f"rendered-{prefix}{args.seed}{red_tag(red)}", partial(_looks_rendered_chunk, prefix=prefix, red=red),
+        first_seed=first_seed, step=25, frames=frames, styles=styles, workers=args.workers, cache=args.cache,
     )  # fmt: skip
 
 
