@@ -45,6 +45,12 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--hands-n", type=int, default=10, help="wide frames (stands in view) for hand counts")
     parser.add_argument("--model", type=Path, help="classifier ONNX to score (default: the shipped model)")
     parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another classifier ONNX to read the same main frames with: squares right by one model and not the"
+        " other, and the exact McNemar test (controller.bench.paired)",
+    )
+    parser.add_argument(
         "--no-shifted-looks",
         dest="shifted_looks",
         action="store_false",
@@ -148,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from controller.bench.move_read import time_reads_after_moves
+    from controller.bench.paired import PairedTally, report_paired
     from vision.classifier import PieceClassifier
     from vision.render import RenderOptions, render_position
     from vision.train.train_classifier import HELD_OUT
@@ -162,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(args.seed)
     classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
     tally = Tally()
+    paired = (PairedTally(), PieceClassifier(args.baseline)) if args.baseline is not None else None
     for i in range(args.n):
         sfen = random_position(games, rng)
         options = RenderOptions(
@@ -173,10 +181,14 @@ def run(args: argparse.Namespace) -> int:
         )
         occluded = render_position(sfen, RenderOptions(**{**options.__dict__, "hand": True, "pose": clean.pose}))
         read_occluded(tally, reader, occluded)
+        if paired is not None:
+            read_paired(args, paired, classifier, clean)
     wide = hands_in_view(args, games, classifier, styles, size=(width, height), rng=rng)
     gate_ms = time_motion_gate(clean.image)
     calibrated = calibrated_accuracy(args, games, classifier, styles[0], size=(width, height), rng=rng)
     report(args, styles, tally, gate_ms, calibrated)
+    if paired is not None:
+        report_paired(paired[0], str(args.baseline))
     after = time_reads_after_moves(classifier, games, styles, (width, height), rng=rng)
     print(
         f"ms per read after move: median {after.wall_ms:.1f}, CPU median {after.cpu_ms:.1f}  (squares classified:"
@@ -234,6 +246,34 @@ def read_clean(
     tally.flagged_clean += not result.reliable
     score_hands(tally, frame.hands, result.hands)
     return reader
+
+
+def scored_settings(args: argparse.Namespace, frame: Any) -> Any:
+    """The reader settings of a scored read: sente's side given, every square classified (`reread_delta` None),
+    the command line's reading options."""
+    from vision.orientation import sente_direction
+    from vision.reader import ReaderSettings
+
+    return ReaderSettings(
+        sente_side=sente_direction(frame.board_corners_px),
+        owner_cue=args.owner_cue,
+        occupancy_first=args.occupancy_first,
+        reread_delta=None,
+        shifted_looks=args.shifted_looks,
+    )
+
+
+def read_paired(args: argparse.Namespace, paired: tuple[Any, Any], classifier: Any, frame: Any) -> None:
+    """Read a clean frame with the scored model and with the baseline (`paired`: tally, baseline classifier),
+    same settings as `read_clean`'s scored read; a frame either finds no board on is left out."""
+    from controller.bench.paired import paired_labels
+
+    settings = scored_settings(args, frame)
+    tally, baseline = paired
+    model_labels = paired_labels(classifier, frame, settings)
+    baseline_labels = paired_labels(baseline, frame, settings)
+    if model_labels is not None and baseline_labels is not None:
+        tally.add(list(frame.labels), model_labels, baseline_labels)
 
 
 def read_occluded(tally: Tally, reader: Any, frame: Any) -> None:
@@ -368,16 +408,9 @@ def _score_calibrated(
 ) -> None:
     """Read a frame without and with the calibration (fresh readers, sente's side given) and score both; the
     calibrated reader reads twice, the second time (grid checked) timed. `readers`: classifier, calibration."""
-    from vision.orientation import sente_direction
-    from vision.reader import BoardReader, ReaderSettings
+    from vision.reader import BoardReader
 
-    settings = ReaderSettings(
-        sente_side=sente_direction(frame.board_corners_px),
-        owner_cue=args.owner_cue,
-        occupancy_first=args.occupancy_first,
-        reread_delta=None,
-        shifted_looks=args.shifted_looks,
-    )
+    settings = scored_settings(args, frame)
     classifier, calibration = readers
     for tally, cal in zip(tallies, (None, calibration), strict=True):
         reader = BoardReader(classifier, settings, cal)
