@@ -346,6 +346,21 @@ on development and then lets the held-out styles and `bench game` decide (fixed 
 wide network's noisy stand count. (Its still frame settles one read later than the shipped model's: square 23's
 second look crosses the confidence bar, so it leaves the doubted squares and square 64 pools differently once;
 the pooling test now asks that a still frame settle and then reuse its pooling, and passes with A.)
+
+Tried on 2026-11-28 (session 22), not shipped: B2 on the held-out styles, under a rule fixed before (/tmp/s22/
+RULE.txt: no development loss of more than 0.1 point, which B2 meets; then held-out squares at least shipped's,
+owner 100 %, no false read, calibrated within 0.05 point; then `bench game`). `bench vision --n 60 --calibrated-n
+40`, shipped -> B2: squares 98.661 -> 98.472 % (4715 -> 4706 of 4779), boards 59.3 -> 57.6 %, owner 100 %, false
+reads 0/60, calibrated other poses 99.778 -> 99.747 %, same rig 99.938 -> 100.000 %, hands 85.3 -> 85.3 %. Not
+shipped. Then, under an addendum fixed before they existed, weight averages of the shipped model and B2
+(`vision.train.soup`, a = 0.3, 0.5, 0.7; figures in its docstring): 0.5 was best on development (two-character
+faces 92.531 %), read the real photo right and passed every vision test; held-out squares 98.556 % (4710). Not
+shipped. Read on the same held-out frames as shipped (`bench vision --baseline`, after the decisions): squares
+right by B2 only 6, by shipped only 15 (McNemar p = 0.08); by the soup only 5, by shipped only 10 (p = 0.30); the
+other 58-59 wrong squares are wrong with both. So the brush frames cost the held-out artwork little if anything,
+and most of its errors are shared by every narrow model: a different network or different data is needed there,
+not more of the same fine-tune. A held-out figure from 60 frames cannot tell two such models apart; a rule for a
+model like these should ask the paired comparison on fresh frames (another `--seed`, more `--n`), fixed before.
 """
 
 from __future__ import annotations
