@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from vision.board import BoardGeometry, Image, check_board, find_board, to_gray
 from vision.classifier import PieceClassifier, Prediction
 from vision.hands import StandLayout, read_hands
+from vision.label_prior import PROMOTED_PRIOR, with_promoted_prior
 from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_labels, square_name
 from vision.lookalikes import pool_lookalikes
 from vision.orientation import axes_swapped, turns_for_side
@@ -66,7 +67,8 @@ class ReaderSettings:
     `shifted_looks`: a square read with a top probability under `vision.shifted_looks.SHIFT_BELOW` is cut and
     classified again a few pixels off its place, and its readings combined (off: one cut per square).
     `lookalikes`: an unsure square's kinds move towards those of the squares whose faces look like its own in the
-    same frame (`vision.lookalikes`).
+    same frame (`vision.lookalikes`). `promoted_prior`: the factor on the promoted faces' probabilities
+    (`vision.label_prior`: promoted pieces are rare in real positions; 1: none).
     """
 
     sente_side: str | float | None = None
@@ -79,6 +81,7 @@ class ReaderSettings:
     reread_delta: float | None = DELTA
     shifted_looks: bool = True
     lookalikes: bool = True
+    promoted_prior: float = PROMOTED_PRIOR
 
 
 @dataclass(frozen=True)
@@ -275,9 +278,9 @@ class BoardReader:
         """The probabilities of the `squares` (whose `crops` were classified as `prediction`), unsure ones looked
         at again (`ReaderSettings.shifted_looks`)."""
         probs = self._adjust(prediction, crops)
-        if not self._settings.shifted_looks:
-            return probs
-        return shifted_looks(board, np.flatnonzero(squares), probs, self._classify)
+        if self._settings.shifted_looks:
+            probs = shifted_looks(board, np.flatnonzero(squares), probs, self._classify)
+        return with_promoted_prior(probs, self._settings.promoted_prior)
 
     def _classify(self, crops: Image) -> NDArray[np.float64]:
         """Probabilities of crops, as a first reading is made (classifier, then calibration)."""
