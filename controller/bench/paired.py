@@ -3,9 +3,9 @@
 Two models' square accuracies on 60 frames differ by a few squares of about 4800 from frame sampling alone, so the
 difference of two separate runs says little. Read on the same frames, only the squares one model reads right and
 the other wrong (the discordant squares) tell them apart, and the exact McNemar test says how likely a split at
-least that uneven would be if the two were equally good. Here each clean main frame is read by a fresh reader
-per model (grid found, then read again with the grid only checked, as `read_clean` scores it), with the same
-settings, and the squares are tallied by which models read them right.
+least that uneven would be if the two were equally good. Here each clean main frame's labels as `read_clean` scores
+them (a fresh reader: grid found, then read again with the grid only checked) are set beside the baseline's, read
+the same way with the same settings, and the squares are tallied by which models read them right.
 
 Owns: `PairedTally`, `mcnemar_p`, `paired_labels`, `report_paired`.
 """

@@ -176,13 +176,11 @@ def run(args: argparse.Namespace) -> int:
             style=styles[i % len(styles)], seed=args.seed * 1000 + i, size=(width, height), ink_sheen=args.ink_sheen
         )
         clean = render_position(sfen, options)
-        reader = read_clean(
-            tally, classifier, clean, owner_cue=args.owner_cue, steps=args.occupancy_first, looks=args.shifted_looks
-        )
+        reader, labels = read_clean(tally, classifier, clean, args)
         occluded = render_position(sfen, RenderOptions(**{**options.__dict__, "hand": True, "pose": clean.pose}))
         read_occluded(tally, reader, occluded)
-        if paired is not None:
-            read_paired(args, paired, classifier, clean)
+        if paired is not None and labels is not None:
+            read_paired(args, paired, labels, clean)
     wide = hands_in_view(args, games, classifier, styles, size=(width, height), rng=rng)
     gate_ms = time_motion_gate(clean.image)
     calibrated = calibrated_accuracy(args, games, classifier, styles[0], size=(width, height), rng=rng)
@@ -206,17 +204,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_clean(
-    tally: Tally, classifier: Any, frame: Any, *, owner_cue: bool = False, steps: bool = False, looks: bool = True
-) -> Any:
-    """Read a clean frame with a fresh reader (given sente's side; `looks`: `ReaderSettings.shifted_looks`);
-    returns the reader for the occluded frame."""
+def read_clean(tally: Tally, classifier: Any, frame: Any, args: argparse.Namespace) -> tuple[Any, list[str] | None]:
+    """Read a clean frame with a fresh reader (given sente's side, `scored_settings`); returns the reader for the
+    occluded frame and the labels scored (None when no board was found)."""
     import numpy as np
 
-    from vision.orientation import sente_direction
     from vision.reader import BoardReader, ReaderSettings
 
-    auto = BoardReader(classifier, ReaderSettings(sente_side=None, owner_cue=owner_cue, occupancy_first=steps))
+    auto = BoardReader(
+        classifier, ReaderSettings(sente_side=None, owner_cue=args.owner_cue, occupancy_first=args.occupancy_first)
+    )
     result_auto = auto.read(frame.image)
     if result_auto.board_found and result_auto.geometry is not None:
         tally.orient += 1
@@ -225,19 +222,13 @@ def read_clean(
         tally.orient_right += bool(err < tolerance)
         turned = np.abs(np.roll(found, 2, axis=0) - frame.board_corners_px).max()  # the same grid turned by 180°
         tally.axis_right += bool(min(err, turned) < tolerance)
-    side = sente_direction(frame.board_corners_px)
-    reader = BoardReader(
-        classifier,
-        ReaderSettings(
-            sente_side=side, owner_cue=owner_cue, occupancy_first=steps, reread_delta=None, shifted_looks=looks
-        ),
-    )
+    reader = BoardReader(classifier, scored_settings(args, frame))
     start = time.perf_counter()
     result = reader.read(frame.image)
     tally.find_ms.append((time.perf_counter() - start) * 1000)
     if not result.board_found:
         tally.not_found += 1
-        return reader
+        return reader, None
     start, cpu = time.perf_counter(), time.thread_time()
     result = reader.read(frame.image)  # steady state: grid only checked
     tally.read_ms.append((time.perf_counter() - start) * 1000)
@@ -245,7 +236,7 @@ def read_clean(
     score_board(tally, list(frame.labels), result.labels)
     tally.flagged_clean += not result.reliable
     score_hands(tally, frame.hands, result.hands)
-    return reader
+    return reader, list(result.labels)
 
 
 def scored_settings(args: argparse.Namespace, frame: Any) -> Any:
@@ -263,16 +254,15 @@ def scored_settings(args: argparse.Namespace, frame: Any) -> Any:
     )
 
 
-def read_paired(args: argparse.Namespace, paired: tuple[Any, Any], classifier: Any, frame: Any) -> None:
-    """Read a clean frame with the scored model and with the baseline (`paired`: tally, baseline classifier),
-    same settings as `read_clean`'s scored read; a frame either finds no board on is left out."""
+def read_paired(args: argparse.Namespace, paired: tuple[Any, Any], model_labels: list[str], frame: Any) -> None:
+    """Read a clean frame with the baseline (`paired`: tally, baseline classifier), with the settings of
+    `read_clean`'s scored read, and tally it against the scored model's labels there; a frame the baseline finds no
+    board on is left out."""
     from controller.bench.paired import paired_labels
 
-    settings = scored_settings(args, frame)
     tally, baseline = paired
-    model_labels = paired_labels(classifier, frame, settings)
-    baseline_labels = paired_labels(baseline, frame, settings)
-    if model_labels is not None and baseline_labels is not None:
+    baseline_labels = paired_labels(baseline, frame, scored_settings(args, frame))
+    if baseline_labels is not None:
         tally.add(list(frame.labels), model_labels, baseline_labels)
 
 

@@ -6,8 +6,8 @@ import argparse
 
 import pytest
 
-from controller.bench.paired import PairedTally, mcnemar_p
-from controller.bench.vision_bench import read_paired
+from controller.bench.paired import PairedTally, mcnemar_p, paired_labels
+from controller.bench.vision_bench import read_paired, scored_settings
 
 
 def test_mcnemar_exact_p_values() -> None:
@@ -49,7 +49,9 @@ def test_a_model_paired_with_itself_agrees_on_every_square() -> None:
     args = argparse.Namespace(owner_cue=False, occupancy_first=False, shifted_looks=True)
     classifier = PieceClassifier()
     tally = PairedTally()
-    read_paired(args, (tally, classifier), classifier, frame)
+    labels = paired_labels(classifier, frame, scored_settings(args, frame))
+    assert labels is not None
+    read_paired(args, (tally, classifier), labels, frame)
     assert tally.boards == 1
     assert tally.model_only == tally.baseline_only == 0
     assert tally.both + tally.neither == 81
