@@ -8,7 +8,9 @@ squares it classified counted, and its labels scored against the truth. Then the
 (a still board, as most of a game's frames are): the second of those is timed too, when every square and each
 stand (`vision.stand_memo`: a count is kept once two reads agree) is known from before. Both stands are in the
 picture, as the game's camera sees them (figures before 2026-11-26 were taken with the stands wherever the pose
-put them, often out of view).
+put them, often out of view). Each picture (the render with fresh sensor noise, `controller.sim.camera.vary`) is
+made before its read's clocks start (`timed_read`): until 2026-11-28 the noise, about 30 ms a frame, was timed as
+part of both reads.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,16 +64,15 @@ def time_reads_after_moves(
         reader = BoardReader(classifier, ReaderSettings(sente_side=sente_direction(before.board_corners_px)))
         if not reader.read(vary(before.image, rng)).board_found:
             continue
-        begin, cpu = time.perf_counter(), time.thread_time()
-        result = reader.read(vary(after.image, rng))
-        walls.append((time.perf_counter() - begin) * 1000)
-        cpus.append((time.thread_time() - cpu) * 1000)
+        result, wall, cpu = timed_read(reader, vary(after.image, rng))
+        walls.append(wall)
+        cpus.append(cpu)
         rereads.append(reader.reread)
         right += result.labels == list(after.labels)
         reader.read(vary(after.image, rng))
-        stands_before, cpu = reader.stands_counted or 0, time.thread_time()
-        reader.read(vary(after.image, rng))
-        stills.append((time.thread_time() - cpu) * 1000)
+        stands_before = reader.stands_counted or 0
+        _, _, cpu = timed_read(reader, vary(after.image, rng))
+        stills.append(cpu)
         counted += (reader.stands_counted or 0) - stands_before
     if not walls:
         return MoveReadFigures(float("nan"), float("nan"), float("nan"), 0, 0)
@@ -78,6 +80,20 @@ def time_reads_after_moves(
         statistics.median(walls), statistics.median(cpus), statistics.median(rereads), len(walls), right,
         statistics.median(stills), counted,
     )  # fmt: skip
+
+
+def timed_read(
+    reader: Any,
+    image: Any,
+    clocks: tuple[Callable[[], float], Callable[[], float]] = (time.perf_counter, time.thread_time),
+) -> tuple[Any, float, float]:
+    """`reader.read(image)` with its wall and CPU milliseconds (`clocks`: wall, CPU; seconds). The picture is made
+    before the clocks start: figures before 2026-11-28 also timed the simulated camera's noise on it (`vary`,
+    about 30 ms a 960x720 frame), which is not the reader's work."""
+    wall_clock, cpu_clock = clocks
+    begin, cpu = wall_clock(), cpu_clock()
+    result = reader.read(image)
+    return result, (wall_clock() - begin) * 1000, (cpu_clock() - cpu) * 1000
 
 
 def _position_and_move(games: list[list[str]], rng: Any) -> tuple[str, str]:
