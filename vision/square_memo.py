@@ -6,9 +6,15 @@ Between two stable frames of a game almost every square looks the same: a move c
 classifier's `preprocess` does, so a change of exposure alone is no change) together with what the classifier and
 the calibration made of that crop. `changed(crops)` says which squares differ from their signature by more than
 `delta` in some block, or were doubted (`doubt`: the reader could not vouch for their reading); only those are
-classified again (`remember`), the others keep their reading. A doubtful verdict is never kept: a square read
-"unreadable" or below the confidence threshold from a picture that then stays the same would otherwise keep
-that verdict for good (benchmark game 3 stalled so: a square stayed "hidden" after the king left it). The
+classified again (`remember`), the others keep their reading. A doubtful verdict gets `looks` reads of the same
+picture (the first and fresh looks on later frames: a new frame's sensor noise can tip a verdict near its
+threshold), and then is kept, still doubted, until the picture changes: by the signature, or by its mean grey
+level (`BRIGHTNESS`; the signature ignores exposure, so a shadow leaving a square would otherwise go unseen).
+Until 2026-11-28 a doubted square was classified again on every frame, whatever its picture did (added when
+benchmark game 3 stalled on a square that stayed "hidden" after the king left it; that stall came back with every
+square classified on every frame, and the reconciler's weighing of doubted squares, `Observation.doubted`, is what
+ended it): the 10-30 squares of an unseen set that the reader cannot vouch for cost each still frame 20-25 ms of
+CPU here, shifted looks included, for the same verdicts. The
 comparison is always with the crop a reading was made on, not with the previous frame, so a slow drift (light
 moving over the board) still reaches `delta` and is read again.
 
@@ -38,6 +44,16 @@ BLOCK = 8
 DELTA = 0.15
 """Largest change of any block of a square's signature (in units of the crop's own brightness spread) that still
 counts as the same picture."""
+LOOKS = 2
+"""Reads a doubted square gets of one picture (its first and one fresh look) before its verdict is kept."""
+BRIGHTNESS = 0.1
+"""Change of a crop's mean grey level, as a fraction of the level it was last read at, that makes a doubted
+square's picture a new one."""
+
+
+def brightness(crops: Image) -> NDArray[np.float64]:
+    """Mean level of each of N pictures (all channels)."""
+    return np.asarray(crops.reshape(len(crops), -1).mean(axis=1), dtype=np.float64)
 
 
 def signatures(crops: Image, block: int = BLOCK) -> NDArray[np.float32]:
@@ -58,11 +74,14 @@ def signatures(crops: Image, block: int = BLOCK) -> NDArray[np.float32]:
 class SquareMemo:
     """The last reading of every square and the signature of the crop it was made on."""
 
-    def __init__(self, delta: float = DELTA, block: int = BLOCK) -> None:
-        if delta <= 0 or block < 1:
-            raise ValueError("square memo: delta > 0 and block >= 1 required")
-        self._delta, self._block = delta, block
+    def __init__(self, delta: float = DELTA, block: int = BLOCK, looks: int = LOOKS) -> None:
+        if delta <= 0 or block < 1 or looks < 1:
+            raise ValueError("square memo: delta > 0, block >= 1 and looks >= 1 required")
+        self._delta, self._block, self._max_looks = delta, block, looks
         self._signatures: NDArray[np.float32] | None = None
+        self._levels: NDArray[np.float64] | None = None
+        self._looks: NDArray[np.intp] | None = None
+        self._new_picture: NDArray[np.bool_] | None = None
         self._doubted: NDArray[np.bool_] | None = None
         self._prediction: Prediction | None = None
         self._probs: NDArray[np.float64] | None = None
@@ -73,23 +92,30 @@ class SquareMemo:
     def forget(self) -> None:
         """Drop every reading (the next frame is read whole)."""
         self._signatures, self._prediction, self._probs, self._doubted = None, None, None, None
+        self._levels, self._looks, self._new_picture = None, None, None
 
     def changed(self, crops: Image) -> NDArray[np.bool_]:
         """Which of the crops differ from the one their square was last read on (all, with nothing remembered or
-        a different number of crops)."""
-        if self._signatures is None or len(self._signatures) != len(crops):
+        a different number of crops), or are doubted and still owed a look (`LOOKS`, `BRIGHTNESS`)."""
+        if self._signatures is None or self._levels is None or len(self._signatures) != len(crops):
             self.reread = len(crops)
-            return np.ones(len(crops), dtype=bool)
+            self._new_picture = np.ones(len(crops), dtype=bool)
+            return self._new_picture.copy()
         moved = np.abs(signatures(crops, self._block) - self._signatures)
         result = moved.reshape(len(crops), -1).max(axis=1) > self._delta
-        if self._doubted is not None:
-            result |= self._doubted
+        if self._doubted is not None and self._looks is not None:
+            relit = self._doubted & (np.abs(brightness(crops) - self._levels) > BRIGHTNESS * self._levels)
+            self._new_picture = result | relit
+            result = self._new_picture | (self._doubted & (self._looks < self._max_looks))
+        else:
+            self._new_picture = result.copy()
         self.reread = int(result.sum())
         return np.asarray(result, dtype=bool)
 
     def doubt(self, squares: NDArray[np.bool_]) -> None:
-        """Read these squares again on the next frame whatever their pictures do (the reader could not vouch for
-        their last reading: a verdict near its threshold must get the next frame's fresh look, not be kept)."""
+        """Read these squares again on the next frames, their pictures unchanged, until each has had `LOOKS` reads
+        of its picture (the reader could not vouch for their last reading: a verdict near its threshold gets fresh
+        looks before it is kept)."""
         self._doubted = np.asarray(squares, dtype=bool).copy()
 
     def readings(self) -> tuple[Prediction, NDArray[np.float64]]:
@@ -104,13 +130,19 @@ class SquareMemo:
         """Store the new readings of the `changed` squares (`prediction` and `probs` have one row per changed
         crop; with nothing remembered, every square must be among them) and return every square's reading."""
         fresh = signatures(crops[changed], self._block)
+        levels = brightness(crops[changed])
         self.reread = int(changed.sum())
+        looks = self._counted_looks(changed)
         if self._signatures is None or self._prediction is None or self._probs is None or changed.all():
             if not changed.all():
                 raise ValueError("square memo: the first reading must cover every square")
-            self._signatures, self._prediction, self._probs = fresh, prediction, probs
+            self._signatures, self._levels, self._prediction, self._probs = fresh, levels, prediction, probs
+            self._looks = looks
             return prediction, probs
         self._signatures[changed] = fresh
+        if self._levels is not None:
+            self._levels[changed] = levels
+        self._looks = looks
         old = self._prediction
         self._prediction = Prediction(
             _replace(old.probs, changed, prediction.probs),
@@ -120,6 +152,15 @@ class SquareMemo:
         )
         self._probs = _replace(self._probs, changed, probs)
         return self._prediction, self._probs
+
+    def _counted_looks(self, changed: NDArray[np.bool_]) -> NDArray[np.intp]:
+        """Reads of each square's picture, this frame's included: 1 where the picture is new (as `changed` found
+        it; every square without one), one more where an unchanged picture was read again, as before elsewhere."""
+        n = len(changed)
+        new = self._new_picture if self._new_picture is not None and len(self._new_picture) == n else np.ones(n, bool)
+        looks = self._looks if self._looks is not None and len(self._looks) == n else np.ones(n, np.intp)
+        self._new_picture = None
+        return np.asarray(np.where(changed & ~new, looks + 1, np.where(changed, 1, looks)), dtype=np.intp)
 
 
 def _replace(old: NDArray[Any], rows: NDArray[np.bool_], new: NDArray[Any]) -> NDArray[Any]:

@@ -14,7 +14,7 @@ from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings
 from vision.render import RenderOptions, render_scene
 from vision.render.scene import Scene, scene_from_sfen
-from vision.square_memo import DELTA, SquareMemo, signatures
+from vision.square_memo import DELTA, LOOKS, SquareMemo, signatures
 
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 P7G, P7F = square_index(7, 7), square_index(7, 6)
@@ -77,6 +77,54 @@ def test_doubted_squares_are_read_again() -> None:
     assert memo.changed(crops).tolist() == [False, False, True]
 
 
+def _doubting_memo(crops: np.ndarray) -> SquareMemo:
+    """A memo that has read `crops` once and doubts the last of them."""
+    memo = SquareMemo()
+    reading = Prediction(np.eye(3), np.zeros(3), np.zeros(3), np.zeros((3, 2), np.float32))
+    memo.remember(crops, np.ones(3, dtype=bool), reading, np.eye(3))
+    memo.doubt(np.array([False, False, True]))
+    return memo
+
+
+def _read_again(memo: SquareMemo, crops: np.ndarray) -> list[bool]:
+    """One more frame, as the reader takes it: the squares the memo has classified again (and stored; nothing
+    when no square is owed a read), the last one still doubted."""
+    changed = memo.changed(crops)
+    n = int(changed.sum())
+    if n:
+        reading = Prediction(np.eye(3)[:n], np.zeros(n), np.zeros(n), np.zeros((n, 2), np.float32))
+        memo.remember(crops, changed, reading, np.eye(3)[:n])
+    memo.doubt(np.array([False, False, True]))
+    return [bool(c) for c in changed]
+
+
+def test_a_doubted_unchanged_picture_gets_its_looks_then_is_kept() -> None:
+    """A doubted square whose picture stays the same is read LOOKS times in all, then its verdict is kept."""
+    crops = np.random.default_rng(3).integers(40, 160, (3, 48, 48, 3)).astype(np.uint8)
+    memo = _doubting_memo(crops)
+    rereads = [_read_again(memo, crops) for _ in range(LOOKS + 1)]
+    assert rereads[: LOOKS - 1] == [[False, False, True]] * (LOOKS - 1)
+    assert rereads[LOOKS - 1 :] == [[False, False, False]] * 2
+
+
+def test_a_kept_doubt_is_read_again_when_its_picture_changes_or_is_relit() -> None:
+    """A kept doubtful verdict is read again when its picture changes, and when only its brightness does (the
+    signature ignores exposure: a shadow leaving the square); a relit square the reader vouched for is not."""
+    rng = np.random.default_rng(4)
+    crops = rng.integers(40, 160, (3, 48, 48, 3)).astype(np.uint8)
+    memo = _doubting_memo(crops)
+    for _ in range(LOOKS):
+        _read_again(memo, crops)
+    assert _read_again(memo, crops) == [False, False, False]
+    darker = (crops * 0.6).astype(np.uint8)
+    assert _read_again(memo, darker) == [False, False, True]
+    assert _read_again(memo, darker) == [False, False, True]  # a new picture: its own looks
+    assert _read_again(memo, darker) == [False, False, False]
+    redrawn = darker.copy()
+    redrawn[2] = rng.integers(40, 160, (48, 48, 3))
+    assert _read_again(memo, redrawn) == [False, False, True]
+
+
 class _UnsureClassifier:
     """Reads every crop as empty at 0.5: no square can be vouched for."""
 
@@ -106,6 +154,8 @@ def test_memo_must_first_read_every_square() -> None:
         )
     with pytest.raises(ValueError, match="delta"):
         SquareMemo(delta=0.0)
+    with pytest.raises(ValueError, match="looks"):
+        SquareMemo(looks=0)
 
 
 def test_a_move_rereads_only_its_squares(
