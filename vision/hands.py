@@ -5,7 +5,9 @@ across the files and one square's height along the ranks; the default matches a 
 stand right of the board at sente's end and gote's left at the far end). Each stand is rectified at the board's
 scale; pieces are found by their ink (dark strokes darker than their surroundings, smoothed into a density whose
 peaks sit on the characters, one per piece, even in a crowded row where the pieces touch), a window centred on
-each peak is classified, and windows that see a piece are merged (non-maximum suppression: pieces lie side by
+each peak is classified (an unsure window, top probability under 0.9, also from windows 3 pixels off it on each
+side, its readings combined as the board's unsure squares' are: `shifted_windows`), and windows that see a piece
+are merged (non-maximum suppression: pieces lie side by
 side, so the same piece is only merged within less than a piece's width across and a piece's length along) and
 counted by kind. Each stand is read on its own: one that is not wholly inside the frame, or that is covered, is
 unknown (its side is left out of the result), and the other stand still counts. A side present with no kinds
@@ -17,10 +19,19 @@ squares as lenders): plain 500 -> 507, artwork 523 -> 523, plain2 443 -> 442, on
 from a black-hat map instead of the adaptive threshold: plain 500 -> 478-491, artwork 523 -> 508-519; each piece's
 kind voted over all its merged windows: plain 500 -> 497, artwork 523 -> 525. Most wrong counts there are kinds
 misread at the wide shots' small scale (a stand's piece about 20 pixels across), not rows miscounted.
+
+Kept on 2026-11-28: the shifted windows (`hands_eval` frames, 40 each, seeds 5 and 11, counts right without ->
+with): artwork 523 -> 534 and 544 -> 546, plain 500 -> 507 and 511 -> 509, plain2 (seed 5) 443 -> 456, one 487 -> 487
+and 499 -> 500: +32 of 3913 counts. Every window shifted, not only the unsure ones: the same within one count (+33);
+shifts of 2 or 5 pixels, or 8 shifts, no better. Tried with it and not kept: the ink threshold `min_ink` 0.3 -> 0.25
+or 0.2 (faint two-character faces lose peaks; the counts moved -3 to +5 of 2233), and each kept piece's kind read
+again from one window at the mean place of the windows merged into it (seed 11: artwork 545 -> 539, plain 509 ->
+513).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
@@ -31,6 +42,7 @@ from numpy.typing import NDArray
 
 from vision.board import BoardGeometry, Image
 from vision.labels import EMPTY, HAND_KINDS, SQUARE_LABELS
+from vision.shifted_looks import SHIFT_BELOW, SHIFTS, geometric_mean
 from vision.squares import CELL, CROP
 
 if TYPE_CHECKING:
@@ -140,7 +152,38 @@ def count_stand(
     probs = calibration.adjust(prediction, crops) if calibration else prediction.probs
     if float(prediction.unreadable.mean()) > 0.5:  # a hand or sleeve over the stand
         return None
+
+    def classify(windows: Image) -> NDArray[np.float64]:
+        again = classifier.predict(windows)
+        return calibration.adjust(again, windows) if calibration else again.probs
+
+    probs = shifted_windows(stand, centres, side, probs, classify)
     return _count(probs, prediction.unreadable, centres, layout)
+
+
+def shifted_windows(
+    stand: Image,
+    centres: list[tuple[int, int]],
+    side: str,
+    probs: NDArray[np.float64],
+    classify: Callable[[Image], NDArray[np.float64]],
+) -> NDArray[np.float64]:
+    """`probs` of the stand's windows with the unsure ones (top probability under `SHIFT_BELOW`) replaced by the
+    normalised geometric mean of their readings from the window and from windows `SHIFTS` off it, as the board's
+    unsure squares are read (`vision.shifted_looks`)."""
+    unsure = np.flatnonzero(probs.max(axis=1) < SHIFT_BELOW)
+    if not len(unsure):
+        return probs
+    height, width = stand.shape[:2]
+    readings = [probs[unsure]]
+    for dx, dy in SHIFTS:
+        moved = [
+            (min(max(centres[i][0] + dx, 0), width - 1), min(max(centres[i][1] + dy, 0), height - 1)) for i in unsure
+        ]
+        readings.append(classify(stand_windows(stand, moved, side)))
+    out = probs.copy()
+    out[unsure] = geometric_mean(readings)
+    return out
 
 
 def ink_peaks(stand: Image, layout: StandLayout) -> list[tuple[int, int]]:

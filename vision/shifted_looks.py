@@ -39,7 +39,8 @@ among all 81 of each frame, the four fonts other than the cursive one / the curs
   kinds are the rare ones, a frame's only silver or knight), and the nearest sure square had the true kind 18
   times (network features) or 8 (appearance) of 193. A set seen once gives no examples of its rare kinds.
 
-Owns: `shifted_looks`, `SHIFTS`, `SHIFT_BELOW`.
+Owns: `shifted_looks`, `geometric_mean`, `SHIFTS`, `SHIFT_BELOW` (`vision.hands` reads a stand's unsure windows so
+too).
 """
 
 from __future__ import annotations
@@ -72,8 +73,12 @@ def shifted_looks(
     if not len(unsure):
         return probs
     chosen = squares[unsure]
-    readings = np.stack([classify(square_crops(board, shift, chosen.tolist())) for shift in SHIFTS])
-    logs = np.log(np.maximum(np.concatenate([probs[unsure][None], readings]), 1e-12)).mean(axis=0)
+    readings = [classify(square_crops(board, shift, chosen.tolist())) for shift in SHIFTS]
     out = probs.copy()
-    out[unsure] = softmax(logs)
+    out[unsure] = geometric_mean([probs[unsure], *readings])
     return out
+
+
+def geometric_mean(readings: list[NDArray[np.float64]]) -> NDArray[np.float64]:
+    """The normalised geometric mean of several readings (each N×labels) of the same N pictures."""
+    return softmax(np.log(np.maximum(np.stack(readings), 1e-12)).mean(axis=0))
