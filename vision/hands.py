@@ -24,7 +24,8 @@ Kept on 2026-11-28: the shifted windows (`hands_eval` frames, 40 each, seeds 5 a
 with): artwork 523 -> 534 and 544 -> 546, plain 500 -> 507 and 511 -> 509, plain2 (seed 5) 443 -> 456, one 487 -> 487
 and 499 -> 500: +32 of 3913 counts. Every window shifted, not only the unsure ones: the same within one count (+33);
 shifts of 2 or 5 pixels, or 8 shifts, no better. Tried with it and not kept: the ink threshold `min_ink` 0.3 -> 0.25
-or 0.2 (faint two-character faces lose peaks; the counts moved -3 to +5 of 2233), and each kept piece's kind read
+or 0.2 (faint two-character faces lose peaks; with every window shifted, seed 5: artwork 534 -> 535 and 536, plain
+509 -> 504 and 503), and each kept piece's kind read
 again from one window at the mean place of the windows merged into it (seed 11: artwork 545 -> 539, plain 509 ->
 513).
 """
