@@ -5,11 +5,27 @@ pawns; promoted faces count as their base kind) and `fit_to_set`: from per-squar
 never show more pieces of a kind than a set holds. This is a fact about the physical set, not a rule of play (a
 set-up board may break every rule of shogi, but it cannot show three rooks), so it belongs to the reader. A kind
 read more often than the set allows means some of those reads are wrong; the square whose next likeliest
-reading costs least is moved to it, repeatedly, until every kind fits (a greedy repair). Only the kind moves: a
-square keeps its owner, its promoted or unpromoted face and its being occupied, which the reader tells far more
+reading costs least is moved to it, repeatedly, until every kind fits (a greedy repair), and then the fit is made
+the likeliest of all that fit (`best_fit`): a greedy step can take a square's poor reading where changing two
+squares costs less (a silver misread as a knight fills the knights; a knight whose next reading is lance is pushed
+onto a weak silver reading, where giving both squares their own kinds back costs less). Only the kind moves: a square
+keeps its owner, its promoted or unpromoted face and its being occupied, which the reader tells far more
 surely than the kind (on the proxy looks, 60 development frames: squares 87.10 -> 88.64 %, owner and promotion
 unchanged; letting the owner, face or occupancy move too gained less, 88.44-88.58 %, and lost up to 1.5 points
 of promotion). Frames whose likeliest labels already fit are returned unchanged.
+
+`best_fit` (2026-11-28) finds that likeliest fit exactly: labels that fit are an assignment of the occupied squares to
+the groups within their capacities, and one is the likeliest when no chain of kind changes raises the likelihood
+(no negative cycle in the residual graph of the assignment, as in min-cost flow): each chain moves one square out
+of each group it passes through into the next, and ends where it began or in a group with room. On the groups'
+graph (ten nodes: the nine groups and one for spare room) Bellman-Ford finds such a chain; it is applied and the
+search repeated until none is left. Development frames (`dev_eval`, the full reader; greedy repair -> likeliest fit),
+squares right: two-character faces (plain2, 40 frames) 2999 -> 3008 of 3240, boards 6 -> 8; one-character faces
+(plain, 60) 4689 -> 4697 of 4860, boards 32 both; varied looks (one, 40) 3032 -> 3049 of 3240, boards 9 -> 11;
+training artwork 3236 -> 3238, boards 38 -> 39; under the sheen 3191 both, boards 24 -> 23. (First tried as a local
+search of single moves and swaps after the greedy repair: 3013, 4694, 3046, 3236, 3191; its fits were never likelier
+than the exact ones and 9 of plain2's 36 repaired frames were less likely; the likeliest fit reads 3 squares more in
+all.) The shared real photo's two misread squares (uncalibrated) stay as they were.
 """
 
 from __future__ import annotations
@@ -42,6 +58,18 @@ _FACES: tuple[tuple[bool, bool] | None, ...] = tuple(  # owner (sente?) and face
 _ALIKE = np.array([[a is not None and a == b for b in _FACES] for a in _FACES], dtype=bool)
 """[i, j]: labels i and j are pieces of the same owner and face (what a repair keeps)."""
 _CAPACITY: dict[str, int] = {**{k: n for k, n in SET_LIMITS.items() if k != "K"}, _SENTE_KING: 1, _GOTE_KING: 1}
+_ORDER: tuple[str, ...] = tuple(_CAPACITY)
+"""The groups, in a fixed order (their nodes in `best_fit`'s graph; the spare-room node comes after them)."""
+_ALT = np.array(
+    [
+        [next((j for j, g in enumerate(_GROUPS) if g == group and _ALIKE[i, j]), -1) for group in _ORDER]
+        for i in range(len(_GROUPS))
+    ],
+    dtype=np.intp,
+)
+"""[label, group]: the label of that group with the same owner and face as the label (-1: none; an empty square)."""
+_GAIN = 1e-9
+"""Least rise of the log-likelihood that counts as a better fit (against rounding)."""
 
 
 def over_limit(chosen: NDArray[np.intp]) -> dict[str, list[int]]:
@@ -72,7 +100,91 @@ def fit_to_set(probs: NDArray[np.float64], chosen: NDArray[np.intp]) -> NDArray[
             break
         square, label = move
         labels[square] = label
+    return labels if over_limit(labels) else best_fit(logp, labels)
+
+
+def best_fit(logp: NDArray[np.float64], labels: NDArray[np.intp]) -> NDArray[np.intp]:
+    """The likeliest labels (log-probabilities `logp`) that keep each occupied square's owner and face and fit the
+    set, from labels that already fit: improving chains of kind changes applied until none is left."""
+    labels = np.array(labels, dtype=np.intp)
+    for _ in range(len(labels) * len(_ORDER)):
+        chain = _improving_chain(logp, labels)
+        if chain is None:
+            break
+        for square, label in chain:
+            labels[square] = label
     return labels
+
+
+def _improving_chain(logp: NDArray[np.float64], labels: NDArray[np.intp]) -> list[tuple[int, int]] | None:
+    """(square, new label) moves of a chain of kind changes that raises the likelihood and keeps the fit, or
+    None: a negative cycle of the groups' graph (edge g -> h: the cheapest square of g moved to h; g -> room
+    where g has room, room -> g for every group), found by Bellman-Ford."""
+    occupied = np.flatnonzero(_ALT[labels, 0] >= 0)
+    if not len(occupied):
+        return None
+    alt = _ALT[labels[occupied]]
+    here = logp[occupied, labels[occupied]]
+    there = np.where(alt >= 0, logp[occupied[:, None], np.maximum(alt, 0)], -np.inf)
+    cost = here[:, None] - there
+    member = np.array([_ORDER.index(str(_GROUPS[int(label)])) for label in labels[occupied]])
+    n = len(_ORDER)
+    weight = np.full((n + 1, n + 1), np.inf)
+    pick = np.full((n, n), -1, dtype=np.intp)
+    for g in range(n):
+        rows = np.flatnonzero(member == g)
+        if not len(rows):
+            continue
+        best = rows[np.argmin(cost[rows], axis=0)]
+        weight[g, :n] = cost[best, np.arange(n)]
+        pick[g] = best
+        weight[n, g] = 0.0
+        weight[g, g] = np.inf
+        if len(rows) < _CAPACITY[_ORDER[g]]:
+            weight[g, n] = 0.0
+    for g in range(n):
+        if not (member == g).any() and _CAPACITY[_ORDER[g]] > 0:
+            weight[g, n] = 0.0
+    cycle = _negative_cycle(weight)
+    if cycle is None:
+        return None
+    moves = []
+    for a, b in zip(cycle, cycle[1:] + cycle[:1], strict=True):
+        if a < n and b < n:
+            row = int(pick[a, b])
+            moves.append((int(occupied[row]), int(alt[row, b])))
+    return moves
+
+
+def _negative_cycle(weight: NDArray[np.float64]) -> list[int] | None:
+    """The nodes of a cycle whose edge weights sum below -`_GAIN` (Bellman-Ford from every node at once), in
+    order, or None."""
+    n = len(weight)
+    dist = np.zeros(n)
+    parent = np.full(n, -1, dtype=np.intp)
+    last = -1
+    for _ in range(n):
+        through = dist[:, None] + weight
+        source = np.argmin(through, axis=0)
+        better = through[source, np.arange(n)] < dist - _GAIN
+        if not better.any():
+            return None
+        dist = np.where(better, through[source, np.arange(n)], dist)
+        parent = np.where(better, source, parent)
+        last = int(np.flatnonzero(better)[0])
+    node = last
+    for _ in range(n):
+        node = int(parent[node])
+        if node < 0:
+            return None
+    cycle = [node]
+    step = int(parent[node])
+    while step != node and step >= 0 and len(cycle) <= n:
+        cycle.append(step)
+        step = int(parent[step])
+    cycle.reverse()
+    total = sum(weight[a, b] for a, b in zip(cycle, cycle[1:] + cycle[:1], strict=True))
+    return cycle if step == node and total < -_GAIN else None
 
 
 def _cheapest_move(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from numpy.typing import NDArray
 
 from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS
-from vision.set_counts import fit_to_set, over_limit
+from vision.set_counts import best_fit, fit_to_set, over_limit
 
 
 def _probs(reads: dict[int, dict[str, float]]) -> NDArray[np.float64]:
@@ -87,3 +89,46 @@ def test_the_reader_flags_the_squares_of_a_kind_read_too_often() -> None:
     assert [squares[i].label for i in (10, 20, 30)] == ["R", "r", "L"]
     assert not any(squares[i].reliable for i in (10, 20, 30))
     assert squares[0].reliable and squares[40].reliable
+
+
+def test_two_squares_change_where_that_costs_less_than_one() -> None:
+    """A silver read as a knight (0.52 against 0.27) fills the knights; a knight's square reads lance first (a fifth
+    lance) and knight second (0.2). The greedy step sends that square to its poor silver reading (0.06); the
+    likeliest fit gives it its knight and the misread silver its silver."""
+    sure = {1: {"n": 0.95}, 7: {"N": 0.95}, 8: {"N": 0.95}}
+    sure |= {0: {"l": 0.95}, 9: {"l": 0.95}, 72: {"L": 0.95}, 80: {"L": 0.95}}
+    sure |= {6: {"s": 0.95}, 74: {"S": 0.95}, 78: {"S": 0.95}}
+    probs = _probs(sure | {2: {"n": 0.52, "s": 0.27}, 5: {"l": 0.52, "n": 0.2, "s": 0.06}})
+    labels = _fit(probs)
+    assert (labels[2], labels[5]) == ("s", "n")
+    assert over_limit(np.array([SQUARE_LABELS.index(label) for label in labels])) == {}
+
+
+def test_best_fit_is_the_likeliest_fit() -> None:
+    """On random reads of six sente squares among king, rook, bishop and gold (one king, two rooks, two bishops,
+    four golds), the fit has the highest log-likelihood of every labelling that fits (checked by trying all)."""
+    kinds = [SQUARE_LABELS.index(k) for k in ("K", "R", "B", "G")]
+    capacity = {"K": 1, "R": 2, "B": 2, "G": 4}
+    rng = np.random.default_rng(7)
+    squares = list(range(30, 36))
+    for _ in range(30):
+        probs = np.zeros((81, len(SQUARE_LABELS)))
+        probs[:, EMPTY_INDEX] = 1.0
+        probs[squares] = 0.0
+        probs[np.ix_(squares, kinds)] = rng.dirichlet(np.full(4, 0.5), size=len(squares))
+        logp = np.log(np.maximum(probs, 1e-12))
+        fitted = fit_to_set(probs, np.argmax(probs, axis=1))
+        best = max(
+            sum(logp[sq, k] for sq, k in zip(squares, choice, strict=True))
+            for choice in itertools.product(kinds, repeat=len(squares))
+            if all([SQUARE_LABELS[k] for k in choice].count(g) <= n for g, n in capacity.items())
+        )
+        assert over_limit(fitted) == {}
+        assert abs(sum(logp[sq, fitted[sq]] for sq in squares) - best) < 1e-9
+
+
+def test_best_fit_keeps_a_fit_that_is_already_the_likeliest() -> None:
+    """Labels that fit and are each square's likeliest reading stay as they are."""
+    probs = _probs({10: {"R": 0.9}, 20: {"r": 0.8}, 30: {"G": 0.7}})
+    labels = np.argmax(probs, axis=1)
+    assert np.array_equal(best_fit(np.log(probs + 1e-12), labels), labels)
