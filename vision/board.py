@@ -57,6 +57,9 @@ _TIE = 0.025  # a grid moved one line whose mean line support is this close is d
 # the start position in kanji_red_wood, one rank off)
 _REFINE = 0.58  # a refused grid this well supported at full scale is nudged onto its lines and judged again
 _WORTH_VERIFYING = 0.5  # a grid this well supported at the working scale is judged on the full-scale picture
+RECHECK_RATIO = 0.75
+"""Fraction of a known grid's support (`BoardGeometry.support`) that a later picture from the same camera must keep
+(`check_board`) for the grid to be reused there instead of searched for afresh."""
 
 
 @dataclass(frozen=True)

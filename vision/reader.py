@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.board import BoardGeometry, Image, check_board, find_board, to_gray
+from vision.board import RECHECK_RATIO, BoardGeometry, Image, check_board, find_board, to_gray
 from vision.classifier import PieceClassifier, Prediction
 from vision.hands import StandLayout, read_hands
 from vision.label_prior import PROMOTED_PRIOR, with_promoted_prior
@@ -74,7 +74,7 @@ class ReaderSettings:
     sente_side: str | float | None = None
     min_confidence: float = 0.95
     max_unreadable: float = 0.25
-    recheck_ratio: float = 0.75
+    recheck_ratio: float = RECHECK_RATIO
     stands: StandLayout | None = field(default_factory=StandLayout)
     owner_cue: bool = False
     occupancy_first: bool = False
