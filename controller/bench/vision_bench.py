@@ -28,6 +28,8 @@ from typing import Any
 
 import cshogi
 
+from vision.errors import CalibrationError
+
 DEFAULT_GAMES = Path("../shared/data/games/lishogi-500.usi")
 
 
@@ -343,11 +345,11 @@ CALIBRATED_FAMILIES = ("rig", "other", "other set")
 
 def calibrated_accuracy(
     args: argparse.Namespace, games: list[list[str]], classifier: Any, style: str, *, size: tuple[int, int], rng: Any
-) -> CalibratedFigures | None:
+) -> CalibratedFigures | CalibrationError | None:
     """Calibrate on a start and a flipped photo of one set of one style (`RenderOptions.set_seed`), then score
     generic and calibrated reads on frames of other positions: `--calibrated-n` frames of each family of
     `CalibratedFigures` (the `other set` frame of each `other` frame shows the same position under the same
-    camera seed)."""
+    camera seed). A calibration that fails (the photos' board not found) is returned as its error."""
     import numpy as np
 
     from vision.calibration import FLIPPED_BOARD, START_BOARD, calibrate
@@ -360,7 +362,11 @@ def calibrated_accuracy(
     opts = RenderOptions(style=style, seed=args.seed + 77, size=size, set_seed=own_set)
     start = render_position(START_BOARD + " b -", opts)
     turned = render_position(FLIPPED_BOARD + " b -", RenderOptions(**{**opts.__dict__, "pose": start.pose}))
-    calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
+    try:
+        sente = sente_direction(start.board_corners_px)
+        calibration = calibrate(start.image, turned.image, classifier, sente_side=sente)
+    except CalibrationError as exc:
+        return exc
     tallies = {name: (Tally(), Tally()) for name in CALIBRATED_FAMILIES}
     read_ms: list[tuple[float, float]] = []
     rig = RenderOptions(**{**opts.__dict__, "pose": start.pose})
@@ -426,7 +432,7 @@ def report(
     styles: list[str],
     t: Tally,
     gate_ms: tuple[float, float],
-    calibrated: CalibratedFigures | None,
+    calibrated: CalibratedFigures | CalibrationError | None,
 ) -> None:
     """Print the figures."""
     sheen = f", the lamp's sheen on the ink with chance {args.ink_sheen:g}" if args.ink_sheen else ""
@@ -462,7 +468,9 @@ def report(
     print(f"ms per motion gate:     {gate_ms[0]:.2f}; CPU {gate_ms[1]:.2f}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (maxrss):   {peak_mb:.0f} MB  (whole process, renderer included)")
-    if calibrated is not None:
+    if isinstance(calibrated, CalibrationError):
+        print(f"calibrated ({styles[0]}):  not calibrated: {calibrated}")
+    elif calibrated is not None:
         report_calibrated(styles[0], calibrated)
 
 
