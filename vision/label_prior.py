@@ -22,6 +22,13 @@ in all: 0.5 (smaller factors read more squares right but more boards with one pr
 Pawns read as promoted pawns on the two-character faces: 30 -> 15. After a calibration (`calib_eval --family
 plain --n 6`): 2428 / 2430 on the rig and 2411 / 2430 under other poses at both 1 and 0.5 (generic: 2339 -> 2366
 and 2340 -> 2345).
+Tried on 2026-11-28 and not kept: the same label shift for the unpromoted kinds, each kind's pieces' probability
+multiplied by (its share of the pieces on the board in game positions / 1/8)^alpha (P 3.40, G 0.85, S 0.83, L 0.81,
+N 0.78, K 0.47, R 0.35, B 0.31; promoted faces by their base kind's; the empty square's probability and the
+non-empty mass kept), under a rule fixed before (ship only with 10 squares more over plain2 + plain + one).
+Alpha 0 / 0.15: plain2 3008 / 3007, plain 4697 / 4691, one 3049 / 3042, artwork 3238 / 3238, sheen 3191 / 3188,
+boards unchanged; alpha 0.3 and 0.5 on plain2: 3000 and 2995 (then stopped). The classifier's own prior already
+leans towards the common kinds (much of its training was rendered frames of real game positions).
 
 Owns: `PROMOTED_PRIOR`, `with_promoted_prior`.
 """
