@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.board import GRID_CORNERS, BoardGeometry, confirm_grid, find_board
-from vision.calibration import START_BOARD
+from vision.board import GRID_CORNERS, BoardGeometry, _relatticed, confirm_grid, find_board, line_fractions, to_gray
+from vision.calibration import FLIPPED_BOARD, START_BOARD
 from vision.render import RenderOptions, render_position
 
 HARD_CASES = {
@@ -21,11 +21,14 @@ HARD_CASES = {
     ),
     "proposed_at_half_spacing": (START_BOARD + " b - 1", "orangain", 500157),
     "one_line_off_tie": (START_BOARD + " b - 1", "kanji_red_wood", 500102),
+    "flipped_steep_half_spacing": (FLIPPED_BOARD + " b - 1", "orangain", 40019),
+    "start_steep_two_lines_off": (START_BOARD + " b - 1", "shogi_cz", 40146),
 }
 """Frames (training styles, random poses of the virtual camera, 960×720) where `find_board` returned None, or
 (the last) a grid one rank off: the first three refused as aliased because every other line of a direction was
 hidden by pieces, the fourth proposed only at half the real spacing, the last moved by a line that the picture
-supported no better than the true one."""
+supported no better than the true one. Then (2026-11-28) two steep views the lines' search proposed at half
+the real spacing, or two ranks off, and that only a move along the grid's lattice mends (`_relatticed`)."""
 
 
 def _frame(case: str) -> tuple[np.ndarray, np.ndarray]:
@@ -56,3 +59,17 @@ def test_half_spacing_refused_where_pieces_hide_lines(half: str) -> None:
     squeeze = np.array([0.5, 1.0]) if half == "files" else np.array([1.0, 0.5])
     half_grid = BoardGeometry(truth, 1.0).project(GRID_CORNERS * squeeze)
     assert confirm_grid(image, half_grid) is None
+
+
+@pytest.mark.parametrize("proposed", [((0.5, 1.0), (4.5, 0.0)), ((1.0, 0.5), (0.0, 4.5)), ((1.0, 1.0), (0.0, 2.0))])
+def test_a_grid_proposed_off_the_lattice_is_moved_onto_it(
+    proposed: tuple[tuple[float, float], tuple[float, float]],
+) -> None:
+    """A grid at half the real spacing over half the board, or two lines off, becomes the true grid."""
+    image, truth = _frame("bright_board_dark_cloth")
+    gray = to_gray(image)
+    scale, start = proposed
+    wrong = BoardGeometry(truth, 1.0).project(GRID_CORNERS * np.array(scale) + np.array(start))
+    corners, fractions = _relatticed(gray, wrong, line_fractions(gray, wrong))
+    assert np.abs(corners - truth).max() < 2.0
+    assert fractions.mean() > line_fractions(gray, wrong).mean()
