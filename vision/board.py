@@ -52,7 +52,12 @@ _DOUBLED_GAP = 0.2
 middles by less than this (`_doubled_contrast`). On 300 rendered dev frames (training styles, random poses), the
 true grids whose odd and even lines differ by over 0.2 (39 directions, up to 0.4: pieces standing on every other
 rank hide the line behind them) gave at most 0.18; grids at half the true spacing (1,735 directions with a gap over
-0.15, three placements on each frame) at least 0.22, median 0.5."""
+0.15, three placements on each frame) at least 0.22, median 0.5. Tried on 2026-11-28 and not kept: also asking the
+grid at twice the spacing for a mean line support of 0.65 (dev frame 50038, the start position at 40 degrees,
+true grid refused with a contrast of 0.20 and that grid's support 0.52; half-spaced grids 0.73-0.84). It accepted
+a half-spaced grid on a board cut by the picture's edge (`test_board_cut_by_frame_edge_not_found`), and counting
+only the points inside the picture gave 50038's 0.86: a board whose pieces hide every other line, its
+surroundings out of the picture, looks like half a board cut by the edge."""
 _TRUSTED = 0.85  # outline candidates are not tried after a grid this well supported from the lines
 _GOOD_ENOUGH = 0.9  # stop trying candidates once a grid is supported this well
 _TIE = 0.025  # a grid moved one line whose mean line support is this close is decided by the board's edge
