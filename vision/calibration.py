@@ -252,8 +252,9 @@ def _flipped_grid(flipped: Image, start: BoardGeometry) -> BoardGeometry:
     """The flipped photo's grid: the start photo's, if the flipped photo still supports it (the camera has not
     moved, as the calibration asks; checked as the reader checks a later frame, `check_board`), else searched for
     afresh and turned to match the start's. A steep view the search misses can still hold the start's grid
-    (`shogi-robot bench vision --seed 2611`: at 44 degrees the search found the start photo's grid, not the
-    flipped photo's, whose line support at the true grid was 0.881 against the start's 0.878)."""
+    (`shogi-robot bench vision --seed 2611`, before `vision.board._relatticed`: at 44 degrees the search found the
+    grid in the start photo but not in the flipped one, whose line support at the true grid was 0.881, the start's
+    0.878)."""
     if check_board(flipped, start) >= RECHECK_RATIO * start.support:
         return start
     found = find_board(flipped)

@@ -362,8 +362,8 @@ def calibrated_accuracy(
     opts = RenderOptions(style=style, seed=args.seed + 77, size=size, set_seed=own_set)
     start = render_position(START_BOARD + " b -", opts)
     turned = render_position(FLIPPED_BOARD + " b -", RenderOptions(**{**opts.__dict__, "pose": start.pose}))
+    sente = sente_direction(start.board_corners_px)
     try:
-        sente = sente_direction(start.board_corners_px)
         calibration = calibrate(start.image, turned.image, classifier, sente_side=sente)
     except CalibrationError as exc:
         return exc
