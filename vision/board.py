@@ -318,6 +318,8 @@ def _relatticed(gray: Image, corners: FloatArray, fractions: FloatArray) -> tupl
     best = (corners, fractions)
     for scale_x, start_x in spans:
         for scale_y, start_y in spans:
+            if (scale_x, start_x, scale_y, start_y) == (1.0, 0.0, 1.0, 0.0):
+                continue  # the grid itself
             grid = GRID_CORNERS * [scale_x, scale_y] + [start_x, start_y]
             moved = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), homography).reshape(4, 2).astype(np.float64)
             trial = line_fractions(gray, moved)

@@ -62,11 +62,12 @@ def test_a_moved_camera_gets_its_grid_searched_and_turned_like_the_start() -> No
     """When the camera moved between the photos the start's grid no longer holds; the flipped photo's own grid
     is found and turned so that its corners lie nearest the start's (sente's side as at the start)."""
     start, flipped = _photos(moved=True)
-    grid = calibration_module._flipped_grid(flipped.image, _start_grid(start))
+    start_grid = _start_grid(start)
+    grid = calibration_module._flipped_grid(flipped.image, start_grid)
     truth = np.asarray(flipped.board_corners_px, dtype=np.float64)
     nearest = min(range(4), key=lambda k: float(np.linalg.norm(np.roll(truth, -k, axis=0) - grid.corners)))
     assert np.abs(np.roll(truth, -nearest, axis=0) - grid.corners).max() < 3.0
-    assert np.linalg.norm(grid.corners - _start_grid(start).corners) > 20.0
+    assert np.linalg.norm(grid.corners - start_grid.corners) > 20.0
 
 
 def test_a_moved_camera_whose_board_is_not_found_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
