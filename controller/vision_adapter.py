@@ -12,8 +12,8 @@ squares whose probabilities say nothing (hidden or blurred, a frame too dark) ar
 that names them (`hidden`) is used as it is; otherwise, given the reader's live `min_confidence`, a flagged
 square is taken as hidden unless its flag is explained by a low top probability or by the set-limit count
 (whose probabilities still carry the evidence); without it only a wholly untrusted frame is hidden. Of the
-hidden squares, those the reader still reads clearly are also passed as `doubted` (`doubted_squares`): the
-reconciler weighs them once they stay so on still frames.
+hidden squares, those flagged by the classifier alone (not a bad frame) are also passed as `doubted`
+(`doubted_squares`): the reconciler weighs them once they stay so on still frames.
 """
 
 from __future__ import annotations
@@ -127,11 +127,20 @@ def _hands_by_letter(hands: Mapping[str, Mapping[str, int]], sides: frozenset[st
 
 
 def doubted_squares(read: BoardReadLike, hidden: frozenset[int], min_confidence: float | None) -> frozenset[int]:
-    """The hidden squares the reader still reads clearly (top probability at least its `min_confidence`, or
-    `DOUBT_CONFIDENCE`): flagged by the classifier's "unreadable" output alone. None on a frame bad as a whole
-    (every square hidden: too dark, blown out, no board), whose confident labels mean nothing."""
+    """The hidden squares flagged by the classifier's "unreadable" output alone: on a read that names its hidden
+    squares, all of them; else those still read clearly (top probability at least the reader's `min_confidence`,
+    or `DOUBT_CONFIDENCE`). None on a frame bad as a whole (every square hidden: too dark, blown out, no board),
+    whose labels mean nothing.
+
+    The reconciler weighs a doubted square once it has stayed so on still frames for `doubt_seconds`: a hand does
+    not stay still over the board that long, a false alarm of the reader does. The reader names as hidden the
+    unreadable squares it reads doubtfully too (`vision.reader.unseen_squares`), so they are doubted as well:
+    hidden for good, a false alarm on a piece the reader is unsure of would hold a move back until the player
+    is told."""
     if len(hidden) >= len(read.squares):
         return frozenset()
+    if getattr(read, "hidden", None) is not None:
+        return hidden
     limit = DOUBT_CONFIDENCE if min_confidence is None else min_confidence
     return frozenset(i for i in hidden if read.squares[i].p >= limit)
 

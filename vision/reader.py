@@ -374,18 +374,16 @@ def unseen_squares(
     whole_frame_bad: bool,
 ) -> tuple[int, ...]:
     """The squares not seen: every square of a bad frame; else those the classifier calls unreadable (a hand or
-    blur) while still giving a confident label (a confident read of something that is not there; a doubtful
-    one is passed on and weighed), unless the set-limit count flagged them."""
+    blur over them), whatever label it gives them and however many of that kind the board seems to hold.
+
+    A doubtful label under a hand is no evidence either, nor one that would make a third rook: until 2026-11-28
+    such squares were passed on and weighed, and frames of a hand paused over the board let the reconciler commit
+    moves onto them (a drop whose stand count fitted, a piece moved under the fingers; `shogi-robot bench pause`).
+    The controller weighs a hidden square once it has stayed hidden on still frames for a few seconds
+    (`ReconcileConfig.doubt_seconds`), so a false alarm does not stall a game."""
     if whole_frame_bad:
         return tuple(range(len(squares)))
-    over = over_limit_squares(np.asarray(probs.argmax(axis=1)))
-    return tuple(
-        i
-        for i, square in enumerate(squares)
-        if float(prediction.unreadable[i]) > settings.max_unreadable
-        and square.p >= settings.min_confidence
-        and i not in over
-    )
+    return tuple(i for i in range(len(squares)) if float(prediction.unreadable[i]) > settings.max_unreadable)
 
 
 def occupancy_first_labels(probs: NDArray[np.float64]) -> NDArray[np.intp]:

@@ -98,14 +98,21 @@ def _hidden_read(labels: list[str], p: list[float], hidden: set[int]) -> BoardRe
     return BoardRead(True, read.reason, read.squares, read.probs, None, hidden=tuple(sorted(hidden)))
 
 
-def test_hidden_squares_read_clearly_are_doubted() -> None:
-    """A hidden square whose label is confident is passed as doubted (the reconciler may weigh it later); one
-    whose label is not stays merely hidden."""
+def test_squares_a_read_names_hidden_are_doubted() -> None:
+    """The squares a read names hidden (the classifier's "unreadable" output), read clearly or not, are passed
+    as doubted: the reconciler weighs them once they stay so, so a false alarm does not hold a move for good."""
     labels, p = ["empty"] * 81, [0.99] * 81
     p[30] = 0.6
     obs = observation_from_read(_hidden_read(labels, p, {12, 30}), stable=True, now=0.0, min_confidence=0.95)
     assert obs.unreliable == frozenset({12, 30})
-    assert obs.doubted == frozenset({12})
+    assert obs.doubted == frozenset({12, 30})
+
+
+def test_guessed_hidden_squares_are_doubted_when_read_clearly() -> None:
+    """A read that does not name its hidden squares: the adapter's guess (flagged and read clearly) is doubted."""
+    labels, p = ["empty"] * 81, [0.99] * 81
+    obs = observation_from_read(_flagged(labels, p, {12}), stable=True, now=0.0, min_confidence=0.95)
+    assert obs.unreliable == frozenset({12}) and obs.doubted == frozenset({12})
 
 
 def test_a_wholly_hidden_frame_doubts_nothing() -> None:
