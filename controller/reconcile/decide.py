@@ -130,6 +130,9 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
         return _hidden(hidden)
+    unsure = _unsure_beside_a_hand(evidence, best, game.labels, config)
+    if unsure:
+        return Proposal(ProposalKind.WAIT, ("covered", tuple(unsure)), Waiting(_covered_text(unsure)))
     told = [h for h in kinds_told_by_stand(scorer, ranked, best) if all(h is not c for c in contenders)]
     contenders = [*contenders, *told]  # the board says one kind, the dropper's stand another: ask
     lance_on_corner = corner_lance(scorer, best)
@@ -378,6 +381,21 @@ def _unobservable_promotion(other: Hypothesis, best: Hypothesis, config: Reconci
         and other.hands == best.hands
         and bool(np.array_equal(other.labels(), best.labels()))
     )
+
+
+def _unsure_beside_a_hand(evidence: Evidence, best: Hypothesis, labels: Labels, config: ReconcileConfig) -> list[int]:
+    """The squares `best` changes that the reader does not see as it leaves them (probability of the explained
+    label under `covered_probability`) while other squares are hidden: a hand may still be over the board."""
+    if not evidence.unseen or config.covered_probability <= 0.0:
+        return []
+    explained = best.labels()
+    return [
+        i for i in _changed(best, labels) if evidence.log_probs[i, explained[i]] < np.log(config.covered_probability)
+    ]
+
+
+def _covered_text(squares: list[int]) -> str:
+    return f"squares {_names(squares)} are not clear while a hand may be over the board"
 
 
 def _changed(hypothesis: Hypothesis, labels: Labels) -> list[int]:

@@ -1,0 +1,71 @@
+"""While a hand may still be over the board (some square hidden), a move read unsurely waits for the hand to go
+(`ReconcileConfig.covered_probability`), and one read clearly waits `covered_seconds`: paused-hand frames committed
+false moves onto squares beside the hand, and a piece held in the fingers over a square as if set down there."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cshogi
+import pytest
+from reconcile_scenes import board_frames_with_square, feed, split_row
+
+from controller.reconcile import MoveCommitted, ReconcileConfig, Reconciler, Waiting
+from controller.reconcile.errors import ConfigError
+from controller.reconcile.labels import square_index
+from controller.reconcile.synthetic import SyntheticReader
+
+
+def _after_7g7f() -> cshogi.Board:
+    board = cshogi.Board()
+    board.push_usi("7g7f")
+    return board
+
+
+def _unsure_7f(n: int, hidden: frozenset[int]) -> list:
+    """Frames of 7g7f made, the pawn on 7f read at 0.56 (a gold 0.42), `hidden` squares unseen."""
+    frames = board_frames_with_square(SyntheticReader(5), _after_7g7f(), "7f", split_row({"P": 0.4, "G": 0.3}), n)
+    return [dataclasses.replace(f, unreliable=hidden) for f in frames]
+
+
+def test_an_unsure_move_waits_while_a_square_is_hidden() -> None:
+    """7f read a pawn at only 0.56 while 2b is hidden: nothing is committed, the wait names 7f."""
+    results = feed(Reconciler(), _unsure_7f(8, frozenset({square_index("2b")})))
+    assert not any(isinstance(r, MoveCommitted) for r in results)
+    assert isinstance(results[-1], Waiting) and "7f" in results[-1].reason
+
+
+def test_the_same_read_commits_once_nothing_is_hidden() -> None:
+    """The hand gone (no square hidden), the same unsure read is committed as before."""
+    reconciler = Reconciler()
+    hidden = _unsure_7f(4, frozenset({square_index("2b")}))
+    clear = [dataclasses.replace(f, unreliable=frozenset(), time=1.0 + f.time) for f in _unsure_7f(4, frozenset())]
+    results = feed(reconciler, [*hidden, *clear])
+    committed = [r.moves for r in results if isinstance(r, MoveCommitted)]
+    assert committed == [("7g7f",)] and reconciler.moves == ("7g7f",)
+
+
+def test_a_clear_move_with_a_square_hidden_waits_covered_seconds() -> None:
+    """Read clearly (0.9), 7g7f is committed although 2b is hidden, once it has been proposed `covered_seconds`
+    (a piece held still in the fingers looks set down; a hand does not hold it still for long)."""
+    frames = board_frames_with_square(SyntheticReader(5), _after_7g7f(), "7f", split_row({"P": 0.9}), 12)
+    frames = [dataclasses.replace(f, unreliable=frozenset({square_index("2b")})) for f in frames]
+    reconciler = Reconciler()
+    results = feed(reconciler, frames)
+    times = [f.time for f, r in zip(frames, results, strict=True) if isinstance(r, MoveCommitted)]
+    assert reconciler.moves == ("7g7f",)
+    assert len(times) == 1 and reconciler.config.covered_seconds <= times[0] < reconciler.config.covered_seconds + 0.2
+
+
+def test_a_clear_move_with_nothing_hidden_is_committed_on_agreement() -> None:
+    """No square hidden: the move is committed on the second agreeing frame, as before."""
+    frames = board_frames_with_square(SyntheticReader(5), _after_7g7f(), "7f", split_row({"P": 0.9}), 4)
+    results = feed(Reconciler(), frames)
+    assert [i for i, r in enumerate(results) if isinstance(r, MoveCommitted)] == [1]
+
+
+def test_covered_settings_are_checked() -> None:
+    with pytest.raises(ConfigError, match="covered_probability"):
+        ReconcileConfig(covered_probability=1.0)
+    with pytest.raises(ConfigError, match="covered_seconds"):
+        ReconcileConfig(covered_seconds=-0.1)
