@@ -16,6 +16,7 @@ BENCH_MODULES: tuple[str, ...] = (
     "controller.bench.reconcile_bench",
     "controller.bench.game_bench",
     "controller.bench.vision_bench",
+    "controller.bench.pause_bench",
 )
 
 

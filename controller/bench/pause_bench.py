@@ -1,0 +1,153 @@
+"""`shogi-robot bench pause`: a hand paused anywhere during a move must not make the reconciler commit a false move.
+
+A person's hand stops for a moment over the board: to lift a piece, to set it down, on its way. A camera then
+sees still frames with the hand in them, and the motion gate lets them through. For moves of real games
+(`../shared/data/games/`), the virtual board is set at the position before; the simulated human's steps for
+the move are applied one after another; after each step the virtual camera's frame is read by the real board
+reader (grid found on the frame before the move, as in a game), and a fresh reconciler at the position before
+sees an unstable frame, then that one frame `--repeat` times as stable frames (a hand held still for that long).
+Piece styles are those the classifier never saw in training (or `--style`).
+
+Printed: paused-hand frames shown, and what the reconciler committed on them: false moves (neither the move
+nor what the board's resting pieces show: must be 0), the board's own state (a piece set down face up before it
+is turned over to promote: the board really shows that move for a moment), and the true move committed while
+the hand is still in the picture (early, harmless).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from controller.bench.rules_bench import DEFAULT_GAMES, load_games
+from controller.reconcile import MoveCommitted, Reconciler
+from controller.reconcile.labels import N_LABELS, board_labels
+from controller.reconcile.types import Observation
+from controller.rules.positions import STARTPOS_SFEN, board_from_sfen
+
+FRAME_S = 1 / 30
+"""Interval between the repeated still frames (a 30 fps camera)."""
+
+
+def register_bench(subparsers: Any) -> None:
+    """Add `bench pause`."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "pause", help="false moves committed on frames of a hand paused over the board", description=__doc__
+    )
+    parser.add_argument("--games", type=Path, default=DEFAULT_GAMES, help="USI games, one per line")
+    parser.add_argument("--n", type=int, default=60, help="moves (default 60)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the moves, poses and hands (default 1)")
+    parser.add_argument("--style", help="piece style (default: the held-out styles in turn)")
+    parser.add_argument("--repeat", type=int, default=4, help="still frames per hand position (default 4)")
+    parser.set_defaults(func=run)
+
+
+@dataclass
+class PauseTally:
+    """What the reconciler committed on paused-hand frames."""
+
+    moves: int = 0
+    frames: int = 0
+    false_moves: int = 0
+    board_state: int = 0
+    early: int = 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Show the paused hands and print the figures; exit status 1 when a false move was committed."""
+    from vision.train.train_classifier import HELD_OUT
+
+    if args.n < 1 or args.repeat < 1:
+        raise SystemExit("bench pause: --n and --repeat must be at least 1")
+    games = load_games(args.games, 500)
+    styles = [args.style] if args.style else list(HELD_OUT)
+    rng = random.Random(args.seed)
+    tally = PauseTally()
+    start = time.monotonic()
+    for i in range(args.n):
+        moves = rng.choice(games)
+        ply = rng.randrange(len(moves))
+        style, seed = styles[i % len(styles)], args.seed * 1000 + i
+        pause_move(moves[:ply], moves[ply], style=style, seed=seed, repeat=args.repeat, tally=tally)
+    wall = time.monotonic() - start
+    print(f"pause bench: {tally.moves} moves, styles {', '.join(styles)}, {args.repeat} still frames per hand position")
+    print(f"  paused-hand frames:        {tally.frames}")
+    print(f"  false moves:               {tally.false_moves}")
+    print(f"  the board's own state:     {tally.board_state}  (a piece set down face up, turned over after)")
+    print(f"  true move, hand in view:   {tally.early}")
+    print(f"  wall time:                 {wall:.0f} s")
+    return 0 if tally.false_moves == 0 else 1
+
+
+def pause_move(before: list[str], usi: str, *, style: str, seed: int, repeat: int, tally: PauseTally) -> None:
+    """Show the reconciler every hand position of one move, each held still for `repeat` frames."""
+    from controller.compose import sim_config_path
+    from controller.config import load_config
+    from controller.sim import CameraSettings, SimulatedHuman, VirtualBoard, VirtualCamera
+    from hardware.geometry import Side
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
+
+    board = board_from_sfen(STARTPOS_SFEN)
+    for move in before:
+        board.push_usi(move)
+    sfen = str(board.sfen())
+    hardware = load_config(sim_config_path()).hardware
+    assert hardware is not None
+    world = VirtualBoard(hardware.geometry, sfen, seed=seed)
+    camera = VirtualCamera(world, CameraSettings(style=style, seed=seed, size=(800, 600)))
+    first = camera.read()
+    assert camera.last is not None
+    reader = BoardReader(settings=ReaderSettings(sente_side=float(sente_direction(camera.last.board_corners_px))))
+    reader.read(first)
+    mover = Side.BLACK if board.turn == 0 else Side.WHITE
+    steps = SimulatedHuman(world, seed=seed).plan_move(usi, mover, 0.0)
+    after = board_from_sfen(sfen)
+    after.push_usi(usi)
+    tally.moves += 1
+    for k, step in enumerate(steps):
+        step.action(world)
+        if k + 1 < len(steps) and steps[k + 1].at_s == step.at_s:
+            continue  # changes at one instant are seen together
+        committed = _committed(reader.read(camera.read()), sfen, repeat, reader.settings.min_confidence)
+        tally.frames += 1
+        if committed is None:
+            continue
+        position = board_from_sfen(sfen)
+        for move in committed:
+            position.push_usi(move)
+        labels = tuple(board_labels(position))
+        if committed == (usi,):
+            tally.early += world.arm is not None
+        elif labels == _resting(world):
+            tally.board_state += 1
+        else:
+            tally.false_moves += 1
+            print(f"  false: {usi} played after {len(before)} plies, {' '.join(committed)} committed ({step.note})")
+
+
+def _committed(read: Any, sfen: str, repeat: int, min_confidence: float) -> tuple[str, ...] | None:
+    """The moves a fresh reconciler at `sfen` commits from `read` seen `repeat` times still, after motion."""
+    from controller.vision_adapter import observation_from_read
+
+    reconciler = Reconciler(sfen=sfen)
+    reconciler.observe(Observation(np.full((81, N_LABELS), 1.0 / N_LABELS), None, 0.0, frozenset(), False, 0.0))
+    for r in range(repeat):
+        obs = observation_from_read(read, stable=True, now=FRAME_S * (r + 1), min_confidence=min_confidence)
+        result = reconciler.observe(obs)
+        if isinstance(result, MoveCommitted):
+            return result.moves
+    return None
+
+
+def _resting(world: Any) -> tuple[int, ...]:
+    """The labels (indices) of the pieces resting on the virtual board."""
+    from controller.reconcile.labels import LABEL_INDEX
+
+    return tuple(LABEL_INDEX[label] for label in world.ground_truth()[0])

@@ -1,0 +1,25 @@
+"""`bench pause`: frames of a hand paused over the board, shown to a fresh reconciler, commit no false move.
+
+Both moves below committed a false move before the reader hid every square its classifier calls unreadable and
+the reconciler waited on squares read unsurely while others were hidden (2026-11-28): B*7i for 6i7i, 7h7i 7g7h
+for 8i7g, each on the held-out style ryoko_1kanji."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.bench.pause_bench import PauseTally, pause_move
+from controller.bench.rules_bench import load_games
+
+GAMES = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "games" / "lishogi-500.usi"
+
+
+@pytest.mark.parametrize(("game", "ply", "seed"), [(270, 14, 1020), (433, 32, 1040)])
+def test_a_paused_hand_commits_no_false_move(game: int, ply: int, seed: int) -> None:
+    moves = load_games(GAMES, 500)[game]
+    tally = PauseTally()
+    pause_move(moves[:ply], moves[ply], style="ryoko_1kanji", seed=seed, repeat=4, tally=tally)
+    assert tally.moves == 1 and tally.frames >= 5
+    assert tally.false_moves == 0
