@@ -384,18 +384,26 @@ def _unobservable_promotion(other: Hypothesis, best: Hypothesis, config: Reconci
 
 
 def _unsure_beside_a_hand(evidence: Evidence, best: Hypothesis, labels: Labels, config: ReconcileConfig) -> list[int]:
-    """The squares `best` changes that the reader does not see as it leaves them (probability of the explained
-    label under `covered_probability`) while other squares are hidden: a hand may still be over the board."""
-    if not evidence.unseen or config.covered_probability <= 0.0:
+    """The squares `best` changes that a hand may still be at, while some square is hidden: those next to a
+    hidden square (a move is made when the hand leaves the piece, and a piece held in the fingers over a square
+    looks set down there), and those the reader does not see as the move leaves them (probability of the
+    explained label under `covered_probability`: a hand darkens the squares beside it)."""
+    if not evidence.unseen:
         return []
+    hidden = np.zeros((9, 9), dtype=bool)
+    hidden.flat[sorted(evidence.unseen)] = True
+    near = np.zeros((11, 11), dtype=bool)
+    for dr in range(3):
+        for df in range(3):
+            near[dr : dr + 9, df : df + 9] |= hidden
+    beside = near[1:10, 1:10].ravel()
     explained = best.labels()
-    return [
-        i for i in _changed(best, labels) if evidence.log_probs[i, explained[i]] < np.log(config.covered_probability)
-    ]
+    floor = np.log(config.covered_probability) if config.covered_probability > 0.0 else -np.inf
+    return [i for i in _changed(best, labels) if beside[i] or evidence.log_probs[i, explained[i]] < floor]
 
 
 def _covered_text(squares: list[int]) -> str:
-    return f"squares {_names(squares)} are not clear while a hand may be over the board"
+    return f"squares {_names(squares)}: waiting for the hand to leave"
 
 
 def _changed(hypothesis: Hypothesis, labels: Labels) -> list[int]:

@@ -6,9 +6,8 @@ stands and which hand slots each stand has been seen to read (all learnt from co
 expected move of a robot or assisted move, how long each square the reader doubts has been doubted on still
 frames (weighed as read after `doubt_seconds`), and the agreement rule: a proposal is acted on only after
 `agree_frames` consecutive stable frames propose it (and, for problems, only after it has lasted
-`settle_seconds`; for a move while some square is hidden, `covered_seconds`). Committing a move is the only
-thing that changes the game on its own; takebacks, ambiguities and mismatches are reported for the caller to
-decide (`take_back`, `play`).
+`settle_seconds`). Committing a move is the only thing that changes the game on its own; takebacks, ambiguities
+and mismatches are reported for the caller to decide (`take_back`, `play`).
 """
 
 from __future__ import annotations
@@ -174,7 +173,7 @@ class Reconciler:
         labels, hands = self._history[-1]
         game = GameView(self._board, labels, hands, self._expected, self._habits, self._stand_trusted())
         proposal = propose(game, self._hypotheses(scorer), scorer, self._config)
-        result = self._settle(proposal, obs.time, hand_near=bool(evidence.unseen))
+        result = self._settle(proposal, obs.time)
         if isinstance(result, NoChange):
             seen = np.ones(81, dtype=bool)
             seen[sorted(evidence.unseen)] = False
@@ -221,9 +220,7 @@ class Reconciler:
         ok[:, 0] = True
         return tuple(int(np.flatnonzero(row)[-1]) for row in ok)
 
-    def _settle(self, proposal: Proposal, now: float, *, hand_near: bool) -> Result:
-        """The result of `proposal` on this frame, by the agreement rule (`hand_near`: some square of the window
-        is hidden, so a move waits `covered_seconds` from its first proposal)."""
+    def _settle(self, proposal: Proposal, now: float) -> Result:
         if self._streak is not None and self._streak[0] == proposal.key:
             key, count, since = self._streak
             self._streak = (key, count + 1, since)
@@ -240,8 +237,6 @@ class Reconciler:
         if isinstance(proposal.result, MoveCommitted):
             if not agreed:
                 return Waiting(f"confirming {' then '.join(proposal.result.moves)} ({count}/{needed})")
-            if hand_near and now - since < self._config.covered_seconds and not self._now:
-                return Waiting(f"confirming {' then '.join(proposal.result.moves)}: a hand may be over the board")
             if proposal.held and now - since < self._config.stand_wait_seconds and not self._now:
                 return Waiting(proposal.pending)
             if proposal.held and proposal.expired is not None:

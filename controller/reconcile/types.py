@@ -194,14 +194,11 @@ class ReconcileConfig:
             rooks 1.3-2.4 %; asking every lance taken at once cost the game benchmark two prompts in one game.
         covered_probability: while some square of the window is hidden (a hand may still be over the board), a
             move is committed only when the reader sees each square it changes as the move leaves it with at least
-            this (geometric mean) probability; until then it waits for the hand to go. A hand paused over the
-            board hides some squares and darkens others: on paused-hand frames (`bench pause`) moves were committed
-            onto a square next to the hand read "a gote knight" at 0.32 where nothing stood.
-        covered_seconds: while some square of the window is hidden, a move must have been proposed on still frames
-            this long before it is committed. A piece held still in the fingers over a square looks, from above,
-            like a piece set down there; a hand does not hold it still for long. Frames stay still for a tenth of
-            a second and more at every stop of the simulated hand (`bench pause`); 0.5 s costs a commit made
-            while the hand is still in view that much, and nothing once the hand has gone.
+            this (geometric mean) probability, and none of them is next to a hidden square (a move is made when
+            the hand leaves the piece; a piece held in the fingers over a square looks set down there); until then
+            it waits for the hand to go. On paused-hand frames (`bench pause`) moves were committed onto a square
+            beside the hand read "a gote knight" at 0.32 where nothing stood, and onto the square under a gold
+            held still in the fingers. 0: only the squares next to a hidden one wait.
         hand_weight: log-likelihood cost per piece of difference between the seen and explained hands
             (scaled by the observation's hand_confidence).
         hands_min_confidence: below this, hand counts are not used at all.
@@ -245,7 +242,6 @@ class ReconcileConfig:
     )
     unseen_promotion_margin: float = 0.5
     covered_probability: float = 0.6
-    covered_seconds: float = 0.5
     hand_weight: float = 2.5
     hands_min_confidence: float = 0.5
     settle_seconds: float = 1.0
@@ -280,11 +276,8 @@ class ReconcileConfig:
             raise ConfigError("penalties, unseen_promotion_margin and hand_weight must not be negative")
         if any(kind not in ("P", "L", "N", "S", "B", "R") or cost < 0 for kind, cost in self.decline_cost.items()):
             raise ConfigError(f"decline_cost: kinds P L N S B R, costs >= 0 (got {dict(self.decline_cost)})")
-        waits = (self.settle_seconds, self.stand_wait_seconds, self.hidden_seconds, self.doubt_seconds)
-        if min(*waits, self.covered_seconds) < 0:
-            raise ConfigError(
-                "settle_seconds, stand_wait_seconds, hidden_seconds, doubt_seconds and covered_seconds must be >= 0"
-            )
+        if min(self.settle_seconds, self.stand_wait_seconds, self.hidden_seconds, self.doubt_seconds) < 0:
+            raise ConfigError("settle_seconds, stand_wait_seconds, hidden_seconds and doubt_seconds must be >= 0")
         if not 0.0 < self.probability_floor < 0.1:
             raise ConfigError(f"probability_floor must be in (0, 0.1), got {self.probability_floor}")
         if self.stand_trust_frames < 1:
