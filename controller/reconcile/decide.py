@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import cshogi
 import numpy as np
+import numpy.typing as npt
 
 from controller.reconcile.diagnose import explain_against, explain_mismatch, hands_sentences, unclear_sentence
 from controller.reconcile.drop_kinds import (
@@ -100,6 +101,8 @@ class GameView:
         stand_trusted: per hand slot, the most pieces its stand has been seen to count right while the position
             was confirmed (`ReconcileConfig.stand_trust_frames`; 0: never): a lagging slot holds a move back only
             when the counts before and after the move are both within it.
+        steady_unseen: the squares unseen on the last frames that confirmed the position (the reader's lasting
+            false alarms, which say nothing of a hand): only the others tell that a hand may be over the board.
     """
 
     board: cshogi.Board
@@ -108,6 +111,7 @@ class GameView:
     expected_move: str | None
     habits: ReadingHabits | None = None
     stand_trusted: Hands = ()
+    steady_unseen: frozenset[int] = frozenset()
 
 
 def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config: ReconcileConfig) -> Proposal:
@@ -130,7 +134,7 @@ def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config
     hidden = sorted({i for h in contenders for i in _changed(h, game.labels) if i in evidence.unseen})
     if hidden:
         return _hidden(hidden)
-    unsure = _unsure_beside_a_hand(evidence, best, game.labels, config)
+    unsure = _unsure_beside_a_hand(evidence, best, game, config)
     if unsure:
         return Proposal(ProposalKind.WAIT, ("covered", tuple(unsure)), Waiting(_covered_text(unsure)))
     told = [h for h in kinds_told_by_stand(scorer, ranked, best) if all(h is not c for c in contenders)]
@@ -383,23 +387,31 @@ def _unobservable_promotion(other: Hypothesis, best: Hypothesis, config: Reconci
     )
 
 
-def _unsure_beside_a_hand(evidence: Evidence, best: Hypothesis, labels: Labels, config: ReconcileConfig) -> list[int]:
-    """The squares `best` changes that a hand may still be at, while some square is hidden: those next to a
-    hidden square (a move is made when the hand leaves the piece, and a piece held in the fingers over a square
-    looks set down there), and those the reader does not see as the move leaves them (probability of the
-    explained label under `covered_probability`: a hand darkens the squares beside it)."""
-    if not evidence.unseen:
+def _unsure_beside_a_hand(evidence: Evidence, best: Hypothesis, game: GameView, config: ReconcileConfig) -> list[int]:
+    """The squares `best` changes that a hand may still be at, while some square is unseen that was seen when the
+    position was last confirmed: those next to such a square (a move is made when the hand leaves the piece, and a
+    piece held in the fingers over a square looks set down there), and those the reader does not see as the move
+    leaves them (probability of the explained label under `covered_probability`: a hand darkens the squares
+    beside it). A square the reader has kept calling unseen since then (a false alarm on some piece) is no sign
+    of a hand: counted, it held every move of a benchmark game with such a square back by `doubt_seconds`."""
+    fresh = evidence.unseen - game.steady_unseen
+    if not fresh:
         return []
-    hidden = np.zeros((9, 9), dtype=bool)
-    hidden.flat[sorted(evidence.unseen)] = True
+    beside = _beside(fresh)
+    explained = best.labels()
+    floor = np.log(config.covered_probability) if config.covered_probability > 0.0 else -np.inf
+    return [i for i in _changed(best, game.labels) if beside[i] or evidence.log_probs[i, explained[i]] < floor]
+
+
+def _beside(squares: frozenset[int]) -> npt.NDArray[np.bool_]:
+    """(81,) True on `squares` and on their eight neighbours."""
+    marked = np.zeros((9, 9), dtype=bool)
+    marked.flat[sorted(squares)] = True
     near = np.zeros((11, 11), dtype=bool)
     for dr in range(3):
         for df in range(3):
-            near[dr : dr + 9, df : df + 9] |= hidden
-    beside = near[1:10, 1:10].ravel()
-    explained = best.labels()
-    floor = np.log(config.covered_probability) if config.covered_probability > 0.0 else -np.inf
-    return [i for i in _changed(best, labels) if beside[i] or evidence.log_probs[i, explained[i]] < floor]
+            near[dr : dr + 9, df : df + 9] |= marked
+    return near[1:10, 1:10].ravel()
 
 
 def _covered_text(squares: list[int]) -> str:

@@ -4,7 +4,8 @@ Owns: the last legal position (a cshogi board, the move list and each earlier po
 for takebacks), the evidence window, the reader's habits on this set, its usual miscount of the piece
 stands and which hand slots each stand has been seen to read (all learnt from confirmed positions), the
 expected move of a robot or assisted move, how long each square the reader doubts has been doubted on still
-frames (weighed as read after `doubt_seconds`), and the agreement rule: a proposal is acted on only after
+frames (weighed as read after `doubt_seconds`), the squares unseen when the position was last confirmed (the
+reader's lasting false alarms, no sign of a hand), and the agreement rule: a proposal is acted on only after
 `agree_frames` consecutive stable frames propose it (and, for problems, only after it has lasted
 `settle_seconds`). Committing a move is the only thing that changes the game on its own; takebacks, ambiguities
 and mismatches are reported for the caller to decide (`take_back`, `play`).
@@ -57,6 +58,7 @@ class Reconciler:
         self._stand_right = np.zeros((14, MAX_HAND_COUNT + 1), dtype=np.int64)  # per slot and held count
         self._stand_wrong = np.zeros((14, MAX_HAND_COUNT + 1), dtype=np.int64)
         self._doubted_since: dict[int, float] = {}
+        self._steady_unseen: frozenset[int] = frozenset()
         self.set_position(sfen, moves)
 
     # --- the game -------------------------------------------------------------------------------------------
@@ -171,10 +173,13 @@ class Reconciler:
         evidence = self._window.evidence()
         scorer = Scorer(evidence, self._config, self._stand_offset)
         labels, hands = self._history[-1]
-        game = GameView(self._board, labels, hands, self._expected, self._habits, self._stand_trusted())
+        game = GameView(
+            self._board, labels, hands, self._expected, self._habits, self._stand_trusted(), self._steady_unseen
+        )
         proposal = propose(game, self._hypotheses(scorer), scorer, self._config)
         result = self._settle(proposal, obs.time)
         if isinstance(result, NoChange):
+            self._steady_unseen = evidence.unseen
             seen = np.ones(81, dtype=bool)
             seen[sorted(evidence.unseen)] = False
             self._habits.learn(np.exp(evidence.log_probs), labels, seen)

@@ -80,3 +80,26 @@ def test_a_move_beside_a_hidden_square_waits_for_the_hand_to_leave() -> None:
     assert not any(isinstance(r, MoveCommitted) for r in results[: len(held)])
     assert isinstance(results[len(held) - 1], Waiting) and "7f" in results[len(held) - 1].reason
     assert reconciler.moves == ("7g7f",)
+
+
+def test_a_square_unseen_since_the_position_was_confirmed_is_no_hand() -> None:
+    """8e unseen on the frames that confirmed the start (a lasting false alarm of the reader) and on those after
+    7g7f: the move, read unsurely beside it, is committed on agreement, not held as if a hand were there."""
+    reader = SyntheticReader(5)
+    alarm = frozenset({square_index("8e")})
+    start = [dataclasses.replace(reader.observe_board(cshogi.Board(), 0.1 * k), unreliable=alarm) for k in range(3)]
+    hand = dataclasses.replace(start[-1], stable=False, time=0.5)
+    moved = [dataclasses.replace(f, time=1.0 + f.time) for f in _unsure_7f(4, alarm)]
+    results = feed(Reconciler(), [*start, hand, *moved])
+    assert [i for i, r in enumerate(results) if isinstance(r, MoveCommitted)] == [len(start) + 2]
+
+
+def test_a_square_unseen_only_after_the_move_still_holds_it() -> None:
+    """The same frames after 7g7f, but 8e was seen while the start was confirmed: 8e may be the hand, and the
+    unsure 7f waits."""
+    reader = SyntheticReader(5)
+    start = [reader.observe_board(cshogi.Board(), 0.1 * k) for k in range(3)]
+    hand = dataclasses.replace(start[-1], stable=False, time=0.5)
+    moved = [dataclasses.replace(f, time=1.0 + f.time) for f in _unsure_7f(4, frozenset({square_index("8e")}))]
+    results = feed(Reconciler(), [*start, hand, *moved])
+    assert not any(isinstance(r, MoveCommitted) for r in results)
