@@ -233,7 +233,7 @@ class BoardReader:
         reason = exposure_problem(board)
         squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason))
         self._memo.doubt(np.array([not sq.reliable for sq in squares]))
-        hidden = unseen_squares(squares, probs, prediction, self._settings, whole_frame_bad=bool(reason))
+        hidden = unseen_squares(squares, prediction, self._settings, whole_frame_bad=bool(reason))
         if not reason and not all(sq.reliable for sq in squares):
             reason = "some squares cannot be read reliably"
         hands = None
@@ -368,7 +368,6 @@ def judge_squares(
 
 def unseen_squares(
     squares: list[SquareRead],
-    probs: NDArray[np.float64],
     prediction: Prediction,
     settings: ReaderSettings,
     whole_frame_bad: bool,

@@ -28,7 +28,7 @@ def _verdicts(
     prediction = Prediction(probs, side, hand, np.zeros((81, 4), dtype=np.float32))
     settings = ReaderSettings()
     squares = judge_squares(probs, prediction, settings, whole_frame_bad=bad)
-    return unseen_squares(squares, probs, prediction, settings, whole_frame_bad=bad)
+    return unseen_squares(squares, prediction, settings, whole_frame_bad=bad)
 
 
 def test_a_hand_over_a_confident_square_hides_it() -> None:
