@@ -6,9 +6,9 @@ stands and which hand slots each stand has been seen to read (all learnt from co
 expected move of a robot or assisted move, how long each square the reader doubts has been doubted on still
 frames (weighed as read after `doubt_seconds`), the squares unseen when the position was last confirmed (the
 reader's lasting false alarms, no sign of a hand), and the agreement rule: a proposal is acted on only after
-`agree_frames` consecutive stable frames propose it (and, for problems, only after it has lasted
-`settle_seconds`). Committing a move is the only thing that changes the game on its own; takebacks, ambiguities
-and mismatches are reported for the caller to decide (`take_back`, `play`).
+`agree_frames` consecutive stable frames propose it (for a move, over at least `agree_seconds`; for problems,
+only after it has lasted `settle_seconds`). Committing a move is the only thing that changes the game on its
+own; takebacks, ambiguities and mismatches are reported for the caller to decide (`take_back`, `play`).
 """
 
 from __future__ import annotations
@@ -240,7 +240,7 @@ class Reconciler:
                 return proposal.expired
             return proposal.result
         if isinstance(proposal.result, MoveCommitted):
-            if not agreed:
+            if not agreed or (now - since < self._config.agree_seconds and not self._now):
                 return Waiting(f"confirming {' then '.join(proposal.result.moves)} ({count}/{needed})")
             if proposal.held and now - since < self._config.stand_wait_seconds and not self._now:
                 return Waiting(proposal.pending)

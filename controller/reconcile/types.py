@@ -160,7 +160,15 @@ class ReconcileConfig:
             development games 401-407 (566 moves, `bench game --first 400`, the same code but for this) both
             recorded every move right with no false move, with 9 prompts against 10, median latency per game
             170-308 against 271-443 ms (load 5); on 2205 moves of synthetic development games both gave 0 false
-            moves and 7 prompts. Frames with a hand over the board never count (the motion gate).
+            moves and 7 prompts. Frames with a hand moving over the board never count (the motion gate); a hand
+            that stops does, hence `agree_seconds`.
+        agree_seconds: and the first of those frames must be this long before the one that commits a move. A
+            hand stops for a moment while it carries a piece, and a piece held in the fingers looks set down
+            where it is; when no square is hidden (the fingers over the board's rim), nothing else tells. The
+            live loop reads frames every 20 ms on this machine, so two agreeing frames span 20 ms there, 100 ms
+            in `bench game`'s camera, more on a Pi: a move is committed on a time, not a frame count. A `demo`
+            committed 4i3i for 4i4h from a gold held still at the rim for 0.1 s (2026-11-28); every stop of the
+            simulated hand lasts 0.1 s.
         commit_margin: how far the best explanation must be ahead of the next one to be committed.
         habit_margin: how far one dropped kind must explain the read ahead of every other held kind, by the
             reader's learnt habits on this set, for the habits to decide the kind (or for a kind the board reads
@@ -228,6 +236,7 @@ class ReconcileConfig:
 
     window_frames: int = 6
     agree_frames: int = 2
+    agree_seconds: float = 0.25
     commit_margin: float = 2.0
     habit_margin: float = 3.0
     drop_kind_margin: float = 4.6
@@ -255,8 +264,8 @@ class ReconcileConfig:
     max_messages: int = 4
 
     def __post_init__(self) -> None:
-        if self.window_frames < 1 or self.agree_frames < 1:
-            raise ConfigError("window_frames and agree_frames must be at least 1")
+        if self.window_frames < 1 or self.agree_frames < 1 or self.agree_seconds < 0:
+            raise ConfigError("window_frames and agree_frames must be at least 1, agree_seconds at least 0")
         if self.commit_margin <= 0 or self.mismatch_log_odds <= 0:
             raise ConfigError("commit_margin and mismatch_log_odds must be positive")
         if not self.commit_margin <= self.habit_margin <= self.drop_kind_margin:

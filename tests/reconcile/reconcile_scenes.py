@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import cshogi
 import numpy as np
 
-from controller.reconcile import Observation, Reconciler, Result
+from controller.reconcile import Observation, ReconcileConfig, Reconciler, Result
 from controller.reconcile.labels import HAND_INDEX, LABEL_INDEX, Hands, Labels, board_hands, board_labels, square_index
 from controller.reconcile.synthetic import SyntheticReader
 from controller.reconcile.types import NoChange, Waiting
@@ -88,3 +88,13 @@ def split_row(weights: Mapping[str, float], rest: float = 0.02) -> np.ndarray:
     for label, weight in weights.items():
         row[LABEL_INDEX[label]] = weight
     return row
+
+
+def committing_index(frames: Sequence[Observation], config: ReconcileConfig | None = None) -> int:
+    """Index of the frame on which a move proposed from `frames[0]` on is committed by the agreement rule:
+    the `agree_frames`-th frame, or the first one `agree_seconds` after the first if that comes later."""
+    config = config or ReconcileConfig()
+    start = frames[0].time
+    return next(
+        i for i, f in enumerate(frames) if i + 1 >= config.agree_frames and f.time - start >= config.agree_seconds
+    )

@@ -8,7 +8,7 @@ import dataclasses
 
 import cshogi
 import pytest
-from reconcile_scenes import board_frames_with_square, feed, split_row
+from reconcile_scenes import board_frames_with_square, committing_index, feed, split_row
 
 from controller.reconcile import MoveCommitted, ReconcileConfig, Reconciler, Waiting
 from controller.reconcile.errors import ConfigError
@@ -39,7 +39,7 @@ def test_the_same_read_commits_once_nothing_is_hidden() -> None:
     """The hand gone (no square hidden), the same unsure read is committed as before."""
     reconciler = Reconciler()
     hidden = _unsure_7f(4, frozenset({square_index("2b")}))
-    clear = [dataclasses.replace(f, unreliable=frozenset(), time=1.0 + f.time) for f in _unsure_7f(4, frozenset())]
+    clear = [dataclasses.replace(f, unreliable=frozenset(), time=1.0 + f.time) for f in _unsure_7f(6, frozenset())]
     results = feed(reconciler, [*hidden, *clear])
     committed = [r.moves for r in results if isinstance(r, MoveCommitted)]
     assert committed == [("7g7f",)] and reconciler.moves == ("7g7f",)
@@ -48,17 +48,17 @@ def test_the_same_read_commits_once_nothing_is_hidden() -> None:
 def test_a_clear_move_away_from_the_hidden_squares_is_committed_on_agreement() -> None:
     """Read clearly (0.9), 7g7f is committed on the second agreeing frame although 2b is hidden: a hand elsewhere
     holds nothing back."""
-    frames = board_frames_with_square(SyntheticReader(5), _after_7g7f(), "7f", split_row({"P": 0.9}), 4)
+    frames = board_frames_with_square(SyntheticReader(5), _after_7g7f(), "7f", split_row({"P": 0.9}), 6)
     frames = [dataclasses.replace(f, unreliable=frozenset({square_index("2b")})) for f in frames]
     results = feed(Reconciler(), frames)
-    assert [i for i, r in enumerate(results) if isinstance(r, MoveCommitted)] == [1]
+    assert [i for i, r in enumerate(results) if isinstance(r, MoveCommitted)] == [committing_index(frames)]
 
 
 def test_a_clear_move_with_nothing_hidden_is_committed_on_agreement() -> None:
     """No square hidden: the move is committed on the second agreeing frame, as before."""
-    frames = board_frames_with_square(SyntheticReader(5), _after_7g7f(), "7f", split_row({"P": 0.9}), 4)
+    frames = board_frames_with_square(SyntheticReader(5), _after_7g7f(), "7f", split_row({"P": 0.9}), 6)
     results = feed(Reconciler(), frames)
-    assert [i for i, r in enumerate(results) if isinstance(r, MoveCommitted)] == [1]
+    assert [i for i, r in enumerate(results) if isinstance(r, MoveCommitted)] == [committing_index(frames)]
 
 
 def test_covered_probability_is_checked() -> None:
@@ -73,7 +73,7 @@ def test_a_move_beside_a_hidden_square_waits_for_the_hand_to_leave() -> None:
     beside = frozenset({square_index("8e")})
     held = board_frames_with_square(reader, _after_7g7f(), "7f", split_row({"P": 0.9}), 20)
     held = [dataclasses.replace(f, unreliable=beside) for f in held]
-    gone = board_frames_with_square(reader, _after_7g7f(), "7f", split_row({"P": 0.9}), 3)
+    gone = board_frames_with_square(reader, _after_7g7f(), "7f", split_row({"P": 0.9}), 6)
     gone = [dataclasses.replace(f, time=2.5 + f.time) for f in gone]
     reconciler = Reconciler()
     results = feed(reconciler, [*held, *gone])
@@ -89,9 +89,10 @@ def test_a_square_unseen_since_the_position_was_confirmed_is_no_hand() -> None:
     alarm = frozenset({square_index("8e")})
     start = [dataclasses.replace(reader.observe_board(cshogi.Board(), 0.1 * k), unreliable=alarm) for k in range(3)]
     hand = dataclasses.replace(start[-1], stable=False, time=0.5)
-    moved = [dataclasses.replace(f, time=1.0 + f.time) for f in _unsure_7f(4, alarm)]
+    moved = [dataclasses.replace(f, time=1.0 + f.time) for f in _unsure_7f(6, alarm)]
     results = feed(Reconciler(), [*start, hand, *moved])
-    assert [i for i, r in enumerate(results) if isinstance(r, MoveCommitted)] == [len(start) + 2]
+    committed = [i for i, r in enumerate(results) if isinstance(r, MoveCommitted)]
+    assert committed == [len(start) + 1 + committing_index(moved)]
 
 
 def test_a_square_unseen_only_after_the_move_still_holds_it() -> None:

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 
-from reconcile_scenes import after, board_frames_with_square, decisions, edited, feed, split_row, still, with_square
+from reconcile_scenes import (
+    after,
+    board_frames_with_square,
+    committing_index,
+    decisions,
+    edited,
+    feed,
+    split_row,
+    still,
+    with_square,
+)
 
 from controller.reconcile import Ambiguous, Mismatch, MoveCommitted, Reconciler
 from controller.reconcile.labels import board_hands
@@ -88,7 +98,7 @@ def test_one_frame_stand_misread_is_outvoted() -> None:
     reader = SyntheticReader(14)
     frames = [reader.observe_board(board, 0.1 * k) for k in range(6)]
     assert frames[0].hands == {"P": 1}
-    last = ReconcileConfig().agree_frames - 1
+    last = committing_index(frames)
     frames[last] = _with_hands(frames[last], {})
     results = feed(Reconciler(sfen=CAPTURE_SFEN), frames)
     assert results[last] == MoveCommitted(("5e5d",), results[last].margin)
