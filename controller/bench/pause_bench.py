@@ -5,7 +5,9 @@ sees still frames with the hand in them, and the motion gate lets them through. 
 (`../shared/data/games/`), the virtual board is set at the position before; the simulated human's steps for
 the move are applied one after another; after each step the virtual camera's frame is read by the real board
 reader (grid found on the frame before the move, as in a game), and a fresh reconciler at the position before
-sees an unstable frame, then that one frame `--repeat` times as stable frames (a hand held still for that long).
+sees an unstable frame, then that one frame `--repeat` times as stable frames, 1/30 s apart (a hand held still for
+that long; the default, a second, is longer than the reconciler's `agree_seconds`, which alone keeps out shorter
+stops).
 Piece styles are those the classifier never saw in training (or `--style`).
 
 Printed: paused-hand frames shown, and what the reconciler committed on them: false moves (neither the move
@@ -44,7 +46,9 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--n", type=int, default=60, help="moves (default 60)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the moves, poses and hands (default 1)")
     parser.add_argument("--style", help="piece style (default: the held-out styles in turn)")
-    parser.add_argument("--repeat", type=int, default=4, help="still frames per hand position (default 4)")
+    parser.add_argument(
+        "--repeat", type=int, default=30, help="still frames per hand position, at 30 fps (default 30: one second)"
+    )
     parser.set_defaults(func=run)
 
 

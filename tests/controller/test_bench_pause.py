@@ -2,7 +2,8 @@
 
 Both moves below committed a false move before the reader hid every square its classifier calls unreadable and
 the reconciler waited on squares read unsurely while others were hidden (2026-11-28): B*7i for 6i7i, 7h7i 7g7h
-for 8i7g, each on the held-out style ryoko_1kanji."""
+for 8i7g, each on the held-out style ryoko_1kanji. Each hand position is held still for a second (30 frames),
+longer than `agree_seconds`."""
 
 from __future__ import annotations
 
@@ -20,6 +21,6 @@ GAMES = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "games"
 def test_a_paused_hand_commits_no_false_move(game: int, ply: int, seed: int) -> None:
     moves = load_games(GAMES, 500)[game]
     tally = PauseTally()
-    pause_move(moves[:ply], moves[ply], style="ryoko_1kanji", seed=seed, repeat=4, tally=tally)
+    pause_move(moves[:ply], moves[ply], style="ryoko_1kanji", seed=seed, repeat=30, tally=tally)
     assert tally.moves == 1 and tally.frames >= 5
     assert tally.false_moves == 0
