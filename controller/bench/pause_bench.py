@@ -19,6 +19,7 @@ the hand is still in the picture (early, harmless).
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import time
 from dataclasses import dataclass
@@ -91,8 +92,6 @@ def run(args: argparse.Namespace) -> int:
 
 def pause_move(before: list[str], usi: str, *, style: str, seed: int, repeat: int, tally: PauseTally) -> None:
     """Show the reconciler every hand position of one move, each held still for `repeat` frames."""
-    from controller.compose import sim_config_path
-    from controller.config import load_config
     from controller.sim import CameraSettings, SimulatedHuman, VirtualBoard, VirtualCamera
     from hardware.geometry import Side
     from vision.orientation import sente_direction
@@ -102,9 +101,7 @@ def pause_move(before: list[str], usi: str, *, style: str, seed: int, repeat: in
     for move in before:
         board.push_usi(move)
     sfen = str(board.sfen())
-    hardware = load_config(sim_config_path()).hardware
-    assert hardware is not None
-    world = VirtualBoard(hardware.geometry, sfen, seed=seed)
+    world = VirtualBoard(_sim_geometry(), sfen, seed=seed)
     camera = VirtualCamera(world, CameraSettings(style=style, seed=seed, size=(800, 600)))
     first = camera.read()
     assert camera.last is not None
@@ -134,6 +131,18 @@ def pause_move(before: list[str], usi: str, *, style: str, seed: int, repeat: in
         else:
             tally.false_moves += 1
             print(f"  false: {usi} played after {len(before)} plies, {' '.join(committed)} committed ({step.note})")
+
+
+@functools.cache
+def _sim_geometry() -> Any:
+    """The board geometry of the shipped simulation config (`controller/data/sim_config.toml`), read once."""
+    from controller.compose import sim_config_path
+    from controller.config import load_config
+
+    hardware = load_config(sim_config_path()).hardware
+    if hardware is None:
+        raise SystemExit("bench pause: the simulation config has no hardware sections")
+    return hardware.geometry
 
 
 def _committed(read: Any, sfen: str, repeat: int, min_confidence: float) -> tuple[str, ...] | None:
