@@ -26,13 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from controller.bench.rules_bench import DEFAULT_GAMES, load_games
 from controller.reconcile import MoveCommitted, Reconciler
-from controller.reconcile.labels import N_LABELS, board_labels
-from controller.reconcile.types import Observation
+from controller.reconcile.labels import LABEL_INDEX, board_labels
 from controller.rules.positions import STARTPOS_SFEN, board_from_sfen
+from controller.runner.eyes import unstable
 
 FRAME_S = 1 / 30
 """Interval between the repeated still frames (a 30 fps camera)."""
@@ -109,8 +107,6 @@ def pause_move(before: list[str], usi: str, *, style: str, seed: int, repeat: in
     reader.read(first)
     mover = Side.BLACK if board.turn == 0 else Side.WHITE
     steps = SimulatedHuman(world, seed=seed).plan_move(usi, mover, 0.0)
-    after = board_from_sfen(sfen)
-    after.push_usi(usi)
     tally.moves += 1
     for k, step in enumerate(steps):
         step.action(world)
@@ -150,7 +146,7 @@ def _committed(read: Any, sfen: str, repeat: int, min_confidence: float) -> tupl
     from controller.vision_adapter import observation_from_read
 
     reconciler = Reconciler(sfen=sfen)
-    reconciler.observe(Observation(np.full((81, N_LABELS), 1.0 / N_LABELS), None, 0.0, frozenset(), False, 0.0))
+    reconciler.observe(unstable(0.0))
     for r in range(repeat):
         obs = observation_from_read(read, stable=True, now=FRAME_S * (r + 1), min_confidence=min_confidence)
         result = reconciler.observe(obs)
@@ -161,6 +157,4 @@ def _committed(read: Any, sfen: str, repeat: int, min_confidence: float) -> tupl
 
 def _resting(world: Any) -> tuple[int, ...]:
     """The labels (indices) of the pieces resting on the virtual board."""
-    from controller.reconcile.labels import LABEL_INDEX
-
     return tuple(LABEL_INDEX[label] for label in world.ground_truth()[0])

@@ -400,7 +400,8 @@ def _unsure_beside_a_hand(evidence: Evidence, best: Hypothesis, game: GameView, 
     beside = _beside(fresh)
     explained = best.labels()
     floor = np.log(config.covered_probability) if config.covered_probability > 0.0 else -np.inf
-    return [i for i in _changed(best, game.labels) if beside[i] or evidence.log_probs[i, explained[i]] < floor]
+    changed = np.flatnonzero(explained != game.labels)
+    return [int(i) for i in changed if beside[i] or evidence.log_probs[i, explained[i]] < floor]
 
 
 def _beside(squares: frozenset[int]) -> npt.NDArray[np.bool_]:
