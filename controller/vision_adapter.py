@@ -107,11 +107,14 @@ def observation_from_read(
     probs = np.where(sums > 0, probs / np.where(sums > 0, sums, 1.0), 1.0 / N_LABELS)
     unreliable = hidden_squares(read, min_confidence)
     doubted = doubted_squares(read, unreliable, min_confidence)
+    rim = getattr(read, "rim", None)
     sides = frozenset(side for side in ("b", "w") if read.hands is not None and side in read.hands)
     if not sides:
-        return Observation(probs, None, 0.0, unreliable, stable, now, doubted=doubted)
+        return Observation(probs, None, 0.0, unreliable, stable, now, doubted=doubted, rim=rim)
     hands = _hands_by_letter(read.hands or {}, sides)
-    return Observation(probs, hands, hand_confidence, unreliable, stable, now, hand_sides=sides, doubted=doubted)
+    return Observation(
+        probs, hands, hand_confidence, unreliable, stable, now, hand_sides=sides, doubted=doubted, rim=rim
+    )
 
 
 def _hands_by_letter(hands: Mapping[str, Mapping[str, int]], sides: frozenset[str]) -> dict[str, int]:

@@ -6,7 +6,8 @@ that changed since their square was last read (`vision.square_memo`; all 81 when
 the stands (each counted again only when its picture changed: `vision.stand_memo`), and marks squares it cannot
 vouch for: low confidence, a hand or blur over the square (the classifier's "unreadable" output), a frame too
 dark or blown out, more pieces of a kind than a set holds. A read with any unreliable square must not be taken as
-the position; the controller scores legal positions against `probs`.
+the position; the controller scores legal positions against `probs`. Each read also carries the strip round the
+grid (`vision.rim`), so that the controller can tell a hand at the board's edge that hides no square.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_la
 from vision.lookalikes import pool_lookalikes
 from vision.orientation import axes_swapped, turns_for_side
 from vision.owner_cue import apply_owner_cue, measure
+from vision.rim import RimView, rim_view
 from vision.set_counts import fit_to_set, over_limit_squares
 from vision.shifted_looks import shifted_looks
 from vision.square_memo import DELTA, SquareMemo
@@ -115,6 +117,10 @@ class BoardRead:
     say nothing; None when not told (the controller then guesses from the flags). A square flagged only for a
     low top probability, a piece lying sideways or more pieces of a kind than a set holds is not hidden: its
     probabilities still carry the evidence."""
+    rim: RimView | None = None
+    """The strip round the grid as this frame shows it (`vision.rim`): compared with an earlier frame's, it tells
+    where something new is at the board's edge (a hand holding a piece over a square hides no square); None when
+    no board was found."""
 
     @property
     def unreliable(self) -> list[str]:
@@ -240,8 +246,9 @@ class BoardReader:
         if self._settings.stands is not None:
             stands = self._settings.stands
             hands = read_hands(image, geometry, stands, self._classifier, self._calibration, memo=self._stand_memo)
+        rim = rim_view(image, geometry)
         ms = (self._clock() - start) * 1000
-        return BoardRead(True, reason, tuple(squares), probs, hands, geometry, ms, hidden)
+        return BoardRead(True, reason, tuple(squares), probs, hands, geometry, ms, hidden, rim)
 
     def _forget(self) -> None:
         """Drop what the memos remember of the squares and the stands (the next read reads them all)."""

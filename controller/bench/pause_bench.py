@@ -4,10 +4,12 @@ A person's hand stops for a moment over the board: to lift a piece, to set it do
 sees still frames with the hand in them, and the motion gate lets them through. For moves of real games
 (`../shared/data/games/`), the virtual board is set at the position before; the simulated human's steps for
 the move are applied one after another; after each step the virtual camera's frame is read by the real board
-reader (grid found on the frame before the move, as in a game), and a fresh reconciler at the position before
-sees an unstable frame, then that one frame `--repeat` times as stable frames, 1/30 s apart (a hand held still for
-that long; the default, a second, is longer than the reconciler's `agree_seconds`, which alone keeps out shorter
-stops).
+reader (grid found on the frame before the move, as in a game). A fresh reconciler at the position before first
+confirms it on the frame before the move (as a game has: its rim, `vision.rim`, is the one later frames are
+compared with), then sees an unstable frame, then the paused hand's frame `--repeat` times as stable frames,
+1/30 s apart (a hand held still for that long; the default, a second, is longer than the reconciler's
+`agree_seconds`, which alone keeps out shorter stops). `--agree-seconds 0` and `--no-rim` show what the other
+rules keep out without them.
 Piece styles are those the classifier never saw in training (or `--style`).
 
 Printed: paused-hand frames shown, and what the reconciler committed on them: false moves (neither the move
@@ -19,6 +21,7 @@ the hand is still in the picture (early, harmless).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import random
 import time
@@ -27,13 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from controller.bench.rules_bench import DEFAULT_GAMES, load_games
-from controller.reconcile import MoveCommitted, Reconciler
+from controller.reconcile import MoveCommitted, NoChange, Observation, ReconcileConfig, Reconciler
 from controller.reconcile.labels import LABEL_INDEX, board_labels
 from controller.rules.positions import STARTPOS_SFEN, board_from_sfen
 from controller.runner.eyes import unstable
 
 FRAME_S = 1 / 30
 """Interval between the repeated still frames (a 30 fps camera)."""
+CONFIRM_FRAMES = 60
+"""Most still frames of the position before the move shown to confirm it (it is confirmed after a few)."""
 
 
 def register_bench(subparsers: Any) -> None:
@@ -47,6 +52,14 @@ def register_bench(subparsers: Any) -> None:
     parser.add_argument("--style", help="piece style (default: the held-out styles in turn)")
     parser.add_argument(
         "--repeat", type=int, default=30, help="still frames per hand position, at 30 fps (default 30: one second)"
+    )
+    parser.add_argument(
+        "--agree-seconds",
+        type=float,
+        help="the reconciler's agree_seconds (default: its own; 0 shows what the other rules alone keep out)",
+    )
+    parser.add_argument(
+        "--no-rim", action="store_true", help="frames without the rim strip (`vision.rim`; an ablation)"
     )
     parser.set_defaults(func=run)
 
@@ -72,14 +85,20 @@ def run(args: argparse.Namespace) -> int:
     styles = [args.style] if args.style else list(HELD_OUT)
     rng = random.Random(args.seed)
     tally = PauseTally()
+    config = ReconcileConfig() if args.agree_seconds is None else ReconcileConfig(agree_seconds=args.agree_seconds)
+    watch = Watch(args.repeat, config, rim=not args.no_rim)
     start = time.monotonic()
     for i in range(args.n):
         moves = rng.choice(games)
         ply = rng.randrange(len(moves))
         style, seed = styles[i % len(styles)], args.seed * 1000 + i
-        pause_move(moves[:ply], moves[ply], style=style, seed=seed, repeat=args.repeat, tally=tally)
+        pause_move(moves[:ply], moves[ply], style=style, seed=seed, watch=watch, tally=tally)
     wall = time.monotonic() - start
-    print(f"pause bench: {tally.moves} moves, styles {', '.join(styles)}, {args.repeat} still frames per hand position")
+    rim = "without the rim strip" if args.no_rim else "with the rim strip"
+    print(
+        f"pause bench: {tally.moves} moves, styles {', '.join(styles)}, {args.repeat} still frames per hand "
+        f"position, agree_seconds {config.agree_seconds}, {rim}"
+    )
     print(f"  paused-hand frames:        {tally.frames}")
     print(f"  false moves:               {tally.false_moves}")
     print(f"  the board's own state:     {tally.board_state}  (a piece set down face up, turned over after)")
@@ -88,8 +107,18 @@ def run(args: argparse.Namespace) -> int:
     return 0 if tally.false_moves == 0 else 1
 
 
-def pause_move(before: list[str], usi: str, *, style: str, seed: int, repeat: int, tally: PauseTally) -> None:
-    """Show the reconciler every hand position of one move, each held still for `repeat` frames."""
+@dataclass(frozen=True)
+class Watch:
+    """How the reconciler watches: still frames per hand position, its settings, whether reads carry the rim."""
+
+    repeat: int
+    config: ReconcileConfig
+    rim: bool = True
+
+
+def pause_move(before: list[str], usi: str, *, style: str, seed: int, watch: Watch, tally: PauseTally) -> None:
+    """Show the reconciler every hand position of one move, each held still for `watch.repeat` frames, after the
+    position before it was confirmed on the frame before the move."""
     from controller.sim import CameraSettings, SimulatedHuman, VirtualBoard, VirtualCamera
     from hardware.geometry import Side
     from vision.orientation import sente_direction
@@ -104,7 +133,7 @@ def pause_move(before: list[str], usi: str, *, style: str, seed: int, repeat: in
     first = camera.read()
     assert camera.last is not None
     reader = BoardReader(settings=ReaderSettings(sente_side=float(sente_direction(camera.last.board_corners_px))))
-    reader.read(first)
+    confirmed = reader.read(first)
     mover = Side.BLACK if board.turn == 0 else Side.WHITE
     steps = SimulatedHuman(world, seed=seed).plan_move(usi, mover, 0.0)
     tally.moves += 1
@@ -112,7 +141,7 @@ def pause_move(before: list[str], usi: str, *, style: str, seed: int, repeat: in
         step.action(world)
         if k + 1 < len(steps) and steps[k + 1].at_s == step.at_s:
             continue  # changes at one instant are seen together
-        committed = _committed(reader.read(camera.read()), sfen, repeat, reader.settings.min_confidence)
+        committed = _committed(confirmed, reader.read(camera.read()), sfen, watch, reader.settings.min_confidence)
         tally.frames += 1
         if committed is None:
             continue
@@ -141,18 +170,30 @@ def _sim_geometry() -> Any:
     return hardware.geometry
 
 
-def _committed(read: Any, sfen: str, repeat: int, min_confidence: float) -> tuple[str, ...] | None:
-    """The moves a fresh reconciler at `sfen` commits from `read` seen `repeat` times still, after motion."""
+def _committed(confirmed: Any, read: Any, sfen: str, watch: Watch, min_confidence: float) -> tuple[str, ...] | None:
+    """The moves a fresh reconciler at `sfen` commits from `read` seen `watch.repeat` times still, after motion,
+    the position having first been confirmed on the still frame `confirmed` (its rim is the one compared with)."""
     from controller.vision_adapter import observation_from_read
 
-    reconciler = Reconciler(sfen=sfen)
-    reconciler.observe(unstable(0.0))
-    for r in range(repeat):
-        obs = observation_from_read(read, stable=True, now=FRAME_S * (r + 1), min_confidence=min_confidence)
-        result = reconciler.observe(obs)
+    reconciler = Reconciler(watch.config, sfen=sfen)
+    now = 0.0
+    for _ in range(CONFIRM_FRAMES):
+        now += FRAME_S
+        obs = observation_from_read(confirmed, stable=True, now=now, min_confidence=min_confidence)
+        if isinstance(reconciler.observe(_without_rim(obs, watch)), NoChange):
+            break
+    reconciler.observe(unstable(now))
+    for _ in range(watch.repeat):
+        now += FRAME_S
+        obs = observation_from_read(read, stable=True, now=now, min_confidence=min_confidence)
+        result = reconciler.observe(_without_rim(obs, watch))
         if isinstance(result, MoveCommitted):
             return result.moves
     return None
+
+
+def _without_rim(obs: Observation, watch: Watch) -> Observation:
+    return obs if watch.rim else dataclasses.replace(obs, rim=None)
 
 
 def _resting(world: Any) -> tuple[int, ...]:

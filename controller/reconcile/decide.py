@@ -103,6 +103,8 @@ class GameView:
             when the counts before and after the move are both within it.
         steady_unseen: the squares unseen on the last frames that confirmed the position (the reader's lasting
             false alarms, which say nothing of a hand): only the others tell that a hand may be over the board.
+        edge_changed: the edge squares whose rim differs from the rim when the position was last confirmed
+            (`EdgeWatch`): a hand may be at the board's edge there, though it hides no square.
     """
 
     board: cshogi.Board
@@ -112,6 +114,7 @@ class GameView:
     habits: ReadingHabits | None = None
     stand_trusted: Hands = ()
     steady_unseen: frozenset[int] = frozenset()
+    edge_changed: frozenset[int] = frozenset()
 
 
 def propose(game: GameView, hypotheses: list[Hypothesis], scorer: Scorer, config: ReconcileConfig) -> Proposal:
@@ -389,12 +392,13 @@ def _unobservable_promotion(other: Hypothesis, best: Hypothesis, config: Reconci
 
 def _unsure_beside_a_hand(evidence: Evidence, best: Hypothesis, game: GameView, config: ReconcileConfig) -> list[int]:
     """The squares `best` changes that a hand may still be at, while some square is unseen that was seen when the
-    position was last confirmed: those next to such a square (a move is made when the hand leaves the piece, and a
-    piece held in the fingers over a square looks set down there), and those the reader does not see as the move
-    leaves them (probability of the explained label under `covered_probability`: a hand darkens the squares
-    beside it). A square the reader has kept calling unseen since then (a false alarm on some piece) is no sign
-    of a hand: counted, it held every move of a benchmark game with such a square back by `doubt_seconds`."""
-    fresh = evidence.unseen - game.steady_unseen
+    position was last confirmed, or the rim differs at some edge square (`GameView.edge_changed`): those next to
+    such a square (a move is made when the hand leaves the piece, and a piece held in the fingers over a square
+    looks set down there), and those the reader does not see as the move leaves them (probability of the
+    explained label under `covered_probability`: a hand darkens the squares beside it). A square the reader has
+    kept calling unseen since then (a false alarm on some piece) is no sign of a hand: counted, it held every move
+    of a benchmark game with such a square back by `doubt_seconds`."""
+    fresh = (evidence.unseen - game.steady_unseen) | game.edge_changed
     if not fresh:
         return []
     beside = _beside(fresh)

@@ -5,7 +5,8 @@ for takebacks), the evidence window, the reader's habits on this set, its usual 
 stands and which hand slots each stand has been seen to read (all learnt from confirmed positions), the
 expected move of a robot or assisted move, how long each square the reader doubts has been doubted on still
 frames (weighed as read after `doubt_seconds`), the squares unseen when the position was last confirmed (the
-reader's lasting false alarms, no sign of a hand), and the agreement rule: a proposal is acted on only after
+reader's lasting false alarms, no sign of a hand), the rim of that confirmed frame (`EdgeWatch`: where the rim
+differs now, a hand may be at the board's edge), and the agreement rule: a proposal is acted on only after
 `agree_frames` consecutive stable frames propose it (for a move, over at least `agree_seconds`; for problems,
 only after it has lasted `settle_seconds`). Committing a move is the only thing that changes the game on its
 own; takebacks, ambiguities and mismatches are reported for the caller to decide (`take_back`, `play`).
@@ -19,6 +20,7 @@ from collections.abc import Hashable, Iterable
 import numpy as np
 
 from controller.reconcile.decide import GameView, Proposal, ProposalKind, propose
+from controller.reconcile.edge_watch import EdgeWatch
 from controller.reconcile.errors import GameStateError
 from controller.reconcile.evidence import EvidenceWindow
 from controller.reconcile.habits import ReadingHabits
@@ -59,6 +61,7 @@ class Reconciler:
         self._stand_wrong = np.zeros((14, MAX_HAND_COUNT + 1), dtype=np.int64)
         self._doubted_since: dict[int, float] = {}
         self._steady_unseen: frozenset[int] = frozenset()
+        self._edge = EdgeWatch(self._config.doubt_seconds)
         self.set_position(sfen, moves)
 
     # --- the game -------------------------------------------------------------------------------------------
@@ -167,6 +170,7 @@ class Reconciler:
         if not obs.stable:
             self._window.clear()
             self._doubted_since.clear()
+            self._edge.moving()
             self._streak = None
             return Waiting("hands over the board")
         self._window.add(self._weigh_long_doubted(obs))
@@ -174,12 +178,20 @@ class Reconciler:
         scorer = Scorer(evidence, self._config, self._stand_offset)
         labels, hands = self._history[-1]
         game = GameView(
-            self._board, labels, hands, self._expected, self._habits, self._stand_trusted(), self._steady_unseen
+            self._board,
+            labels,
+            hands,
+            self._expected,
+            self._habits,
+            self._stand_trusted(),
+            self._steady_unseen,
+            self._edge.near(obs.rim, obs.time),
         )
         proposal = propose(game, self._hypotheses(scorer), scorer, self._config)
         result = self._settle(proposal, obs.time)
         if isinstance(result, NoChange):
             self._steady_unseen = evidence.unseen
+            self._edge.confirm(obs.rim)
             seen = np.ones(81, dtype=bool)
             seen[sorted(evidence.unseen)] = False
             self._habits.learn(np.exp(evidence.log_probs), labels, seen)

@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +19,14 @@ from controller.reconcile.errors import ConfigError, ObservationError
 from controller.reconcile.labels import HAND_INDEX, N_LABELS
 
 ROW_SUM_TOLERANCE = 1e-3
+
+
+class RimLike(Protocol):
+    """The board's rim as one frame shows it (`vision.rim.RimView`): compared with an earlier frame's."""
+
+    def changed_since(self, reference: Any) -> frozenset[int]:
+        """The edge squares (SFEN indices) whose rim looks different from `reference`'s."""
+        ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,6 +47,8 @@ class Observation:
         doubted: the unreliable squares the reader flagged as unseen while still reading them clearly (its
             classifier calls the square unreadable but gives a confident label): ignored like the others at
             first, weighed once they have stayed so on still frames for `ReconcileConfig.doubt_seconds`.
+        rim: the strip round the board's grid as this frame shows it, or None when not read: where it differs
+            from the rim when the position was last confirmed, a hand may be at the board's edge.
     """
 
     probs: npt.NDArray[np.float64]
@@ -48,6 +59,7 @@ class Observation:
     time: float = 0.0
     hand_sides: frozenset[str] = frozenset({"b", "w"})
     doubted: frozenset[int] = frozenset()
+    rim: RimLike | None = None
 
     def __post_init__(self) -> None:
         probs = np.asarray(self.probs, dtype=np.float64)
