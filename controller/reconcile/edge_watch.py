@@ -1,10 +1,13 @@
 """The board's edge as a sign of a hand: edge squares whose rim looks different from the rim when the position
 was last confirmed.
 
-Owns the rim picture of the last confirmed position (an opaque `RimLike` from the observation) and how long
-each edge square's rim has differed on still frames. A hand at the board's edge holding a piece over a square
-hides no square, yet its arm crosses the rim; something left on the rim for `lasting_seconds` (a cup, a sleeve
-at rest) is no hand, and stops counting, as the reader's lasting false alarms on squares do.
+Owns the rim picture of the last confirmed position (an opaque `RimLike` from the observation) and when the
+frames last became still. A hand at the board's edge holding a piece over a square hides no square, yet its arm
+crosses the rim. A difference counts only for `lasting_seconds` after the last frame with motion: a hand does
+not stay still at the board that long, while something left by the board (a cup, a sleeve at rest, a piece set
+down over the rim) does, and must not hold the game up. Per-segment timers were tried first: a difference that
+comes and goes with the sensor's noise restarted its own timer on every return and held a benchmark game's move
+for good.
 """
 
 from __future__ import annotations
@@ -18,23 +21,22 @@ class EdgeWatch:
     def __init__(self, lasting_seconds: float) -> None:
         self._lasting = lasting_seconds
         self._reference: RimLike | None = None
-        self._since: dict[int, float] = {}
+        self._still_since: float | None = None
 
     def confirm(self, rim: RimLike | None) -> None:
         """The position was confirmed on a frame with this rim: later rims are compared with it."""
         if rim is not None:
             self._reference = rim
-        self._since.clear()
 
     def moving(self) -> None:
-        """A frame with motion: a difference seen after it is a fresh one."""
-        self._since.clear()
+        """A frame with motion: the still frames after it start a new count."""
+        self._still_since = None
 
     def near(self, rim: RimLike | None, now: float) -> frozenset[int]:
-        """The edge squares whose rim differs from the confirmed position's, for less than `lasting_seconds`."""
-        if rim is None or self._reference is None:
-            self._since.clear()
+        """The edge squares whose rim differs from the confirmed position's, within `lasting_seconds` of the first
+        still frame after the last motion."""
+        if self._still_since is None:
+            self._still_since = now
+        if rim is None or self._reference is None or now - self._still_since >= self._lasting:
             return frozenset()
-        changed = rim.changed_since(self._reference)
-        self._since = {i: self._since.get(i, now) for i in changed}
-        return frozenset(i for i, t in self._since.items() if now - t < self._lasting)
+        return rim.changed_since(self._reference)

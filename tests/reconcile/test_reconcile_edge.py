@@ -84,12 +84,15 @@ def test_without_a_confirmed_rim_nothing_is_held() -> None:
 
 
 def test_a_rim_changed_for_long_stops_counting() -> None:
-    """The edge watch names a changed edge square until it has differed for `lasting_seconds` on still frames;
-    motion starts the count again; the next confirmed rim becomes the reference."""
+    """The edge watch names the changed edge squares until `lasting_seconds` after the frames became still,
+    whether or not the difference comes and goes; motion starts the count again; the next confirmed rim becomes
+    the reference."""
     watch = EdgeWatch(3.0)
     assert watch.near(ARM_AT_9F, 0.0) == frozenset()  # nothing confirmed yet
     watch.confirm(CLEAR)
+    watch.moving()
     assert watch.near(ARM_AT_9F, 1.0) == ARM_AT_9F.marked
+    assert watch.near(CLEAR, 2.0) == frozenset()
     assert watch.near(ARM_AT_9F, 3.9) == ARM_AT_9F.marked
     assert watch.near(ARM_AT_9F, 4.0) == frozenset()
     watch.moving()
@@ -97,3 +100,17 @@ def test_a_rim_changed_for_long_stops_counting() -> None:
     watch.confirm(ARM_AT_9F)
     assert watch.near(ARM_AT_9F, 5.1) == frozenset()
     assert watch.near(CLEAR, 5.2) == ARM_AT_9F.marked
+
+
+def test_a_flickering_rim_difference_holds_a_move_only_for_a_while() -> None:
+    """The rim by 9f differs on every other still frame after 9g9f (a difference at the edge of the threshold):
+    the move is committed once `doubt_seconds` have passed since the frames became still."""
+    reader = SyntheticReader(5)
+    before = _confirmed_start(reader)
+    moved = _moved(reader, CLEAR, 60, 1.0)
+    moved = [dataclasses.replace(f, rim=ARM_AT_9F if k % 2 else CLEAR) for k, f in enumerate(moved)]
+    reconciler = Reconciler()
+    results = feed(reconciler, [*before, *moved])
+    committed = [moved[i - len(before)].time for i, r in enumerate(results) if isinstance(r, MoveCommitted)]
+    assert reconciler.moves == ("9g9f",)
+    assert committed[0] - moved[0].time >= 3.0
