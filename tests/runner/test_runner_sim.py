@@ -32,7 +32,7 @@ def test_simulated_game_every_robot_move_confirmed(tmp_path: Path) -> None:
     options = SessionOptions(Mode.PLAY, sim=True, out=tmp_path, name="g", max_plies=8, board_every=0, stall_s=60)
     result = run_session(options, say=lambda _t: None, eyes=TruthEyes)
     state = result.report.state
-    assert len(state.moves) == 8
+    assert len(state.moves) == 8, (result.report.stopped, state.phase, state.messages, result.human_moves)
     assert result.report.robot_moves == 4 and result.report.robot_first_try == 4, result.report
     assert list(state.usi_moves[0::2]) == result.human_moves
     assert result.lost_pieces == [] and result.report.prompts == [] and result.board_matches
@@ -134,5 +134,6 @@ def test_assist_mode_the_simulated_human_plays_the_engines_moves(tmp_path: Path)
     )
     result = run_session(options, say=lambda _t: None, eyes=TruthEyes)
     state = result.report.state
-    assert len(state.moves) == 6 and result.robot_runs == 0
+    assert len(state.moves) == 6, (result.report.stopped, state.phase, state.messages, result.human_moves)
+    assert result.robot_runs == 0
     assert result.human_moves == list(state.usi_moves)
