@@ -6,8 +6,8 @@ frames last became still. A hand at the board's edge holding a piece over a squa
 crosses the rim. A difference counts only for `lasting_seconds` after the last frame with motion: a hand does
 not stay still at the board that long, while something left by the board (a cup, a sleeve at rest, a piece set
 down over the rim) does, and must not hold the game up. Per-segment timers were tried first: a difference that
-comes and goes with the sensor's noise restarted its own timer on every return and held a benchmark game's move
-for good.
+came and went from frame to frame (cause not found) restarted its own timer on every return and held a move of
+`bench game`'s game 16 until the replay gave up.
 """
 
 from __future__ import annotations
