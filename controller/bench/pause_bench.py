@@ -73,6 +73,8 @@ class PauseTally:
     false_moves: int = 0
     board_state: int = 0
     early: int = 0
+    unconfirmed: int = 0
+    """Moves whose position before was not confirmed on its frame (their rim is compared with nothing)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         f"pause bench: {tally.moves} moves, styles {', '.join(styles)}, {args.repeat} still frames per hand "
         f"position, agree_seconds {config.agree_seconds}, {rim}"
     )
+    print(f"  positions not confirmed:   {tally.unconfirmed}  (no rim to compare with on their frames)")
     print(f"  paused-hand frames:        {tally.frames}")
     print(f"  false moves:               {tally.false_moves}")
     print(f"  the board's own state:     {tally.board_state}  (a piece set down face up, turned over after)")
@@ -134,6 +137,7 @@ def pause_move(before: list[str], usi: str, *, style: str, seed: int, watch: Wat
     assert camera.last is not None
     reader = BoardReader(settings=ReaderSettings(sente_side=float(sente_direction(camera.last.board_corners_px))))
     confirmed = reader.read(first)
+    tally.unconfirmed += not _confirmed_reconciler(confirmed, sfen, watch, reader.settings.min_confidence)[2]
     mover = Side.BLACK if board.turn == 0 else Side.WHITE
     steps = SimulatedHuman(world, seed=seed).plan_move(usi, mover, 0.0)
     tally.moves += 1
@@ -175,13 +179,7 @@ def _committed(confirmed: Any, read: Any, sfen: str, watch: Watch, min_confidenc
     the position having first been confirmed on the still frame `confirmed` (its rim is the one compared with)."""
     from controller.vision_adapter import observation_from_read
 
-    reconciler = Reconciler(watch.config, sfen=sfen)
-    now = 0.0
-    for _ in range(CONFIRM_FRAMES):
-        now += FRAME_S
-        obs = observation_from_read(confirmed, stable=True, now=now, min_confidence=min_confidence)
-        if isinstance(reconciler.observe(_without_rim(obs, watch)), NoChange):
-            break
+    reconciler, now, _ = _confirmed_reconciler(confirmed, sfen, watch, min_confidence)
     reconciler.observe(unstable(now))
     for _ in range(watch.repeat):
         now += FRAME_S
@@ -190,6 +188,23 @@ def _committed(confirmed: Any, read: Any, sfen: str, watch: Watch, min_confidenc
         if isinstance(result, MoveCommitted):
             return result.moves
     return None
+
+
+def _confirmed_reconciler(
+    confirmed: Any, sfen: str, watch: Watch, min_confidence: float
+) -> tuple[Reconciler, float, bool]:
+    """A fresh reconciler at `sfen` shown the still frame `confirmed` until it confirms the position (at most
+    `CONFIRM_FRAMES`): the reconciler, the time reached, and whether it confirmed."""
+    from controller.vision_adapter import observation_from_read
+
+    reconciler = Reconciler(watch.config, sfen=sfen)
+    now = 0.0
+    for _ in range(CONFIRM_FRAMES):
+        now += FRAME_S
+        obs = observation_from_read(confirmed, stable=True, now=now, min_confidence=min_confidence)
+        if isinstance(reconciler.observe(_without_rim(obs, watch)), NoChange):
+            return reconciler, now, True
+    return reconciler, now, False
 
 
 def _without_rim(obs: Observation, watch: Watch) -> Observation:
