@@ -54,6 +54,7 @@ class Reconciler:
         self._history: list[tuple[Labels, Hands]] = []
         self._expected: str | None = None
         self._streak: tuple[Hashable, int, float] | None = None
+        self._move_since: tuple[Hashable, float] | None = None
         self._now = False
         self._habits = ReadingHabits(self._config.probability_floor)
         self._stand_offset: Hands | None = None
@@ -108,7 +109,7 @@ class Reconciler:
         self._board, self._start, self._moves, self._history = board, start, played, history
         self._expected = None
         self._window.clear()
-        self._streak = None
+        self._reset_agreement()
         self._now = False
 
     def play(self, moves: Iterable[str]) -> None:
@@ -121,7 +122,7 @@ class Reconciler:
             if usi not in legal_usi_moves(self._board):
                 raise GameStateError(f"{usi} is not a legal move in {self.sfen}")
             self._push(usi)
-        self._streak = None
+        self._reset_agreement()
 
     def take_back(self, plies: int) -> None:
         """Undo the last `plies` moves (after a Takeback was accepted).
@@ -136,7 +137,7 @@ class Reconciler:
             self._moves.pop()
             self._history.pop()
         self._expected = None
-        self._streak = None
+        self._reset_agreement()
 
     def expect(self, move: str | None) -> None:
         """Announce the move the board should come to (a gantry transfer or an assisted move); None to cancel.
@@ -147,7 +148,7 @@ class Reconciler:
         if move is not None and move not in legal_usi_moves(self._board):
             raise GameStateError(f"cannot expect {move}: it is not legal in {self.sfen}")
         self._expected = move
-        self._streak = None
+        self._reset_agreement()
 
     def reader_changed(self) -> None:
         """The reader now reads differently (a piece set learnt or calibrated): what was learnt of its habits,
@@ -155,7 +156,7 @@ class Reconciler:
         self._habits = ReadingHabits(self._config.probability_floor)
         self._window.clear()
         self._doubted_since.clear()
-        self._streak = None
+        self._reset_agreement()
 
     def decide_now(self) -> None:
         """The player says the move is made (a move-done or clock button): the next stable frame's reading is
@@ -171,7 +172,7 @@ class Reconciler:
             self._window.clear()
             self._doubted_since.clear()
             self._edge.moving()
-            self._streak = None
+            self._reset_agreement()
             return Waiting("hands over the board")
         self._window.add(self._weigh_long_doubted(obs))
         evidence = self._window.evidence()
@@ -237,7 +238,26 @@ class Reconciler:
         ok[:, 0] = True
         return tuple(int(np.flatnonzero(row)[-1]) for row in ok)
 
+    def _reset_agreement(self) -> None:
+        """Forget the frames agreeing so far (and since when a move has been proposed)."""
+        self._streak = None
+        self._move_since = None
+
+    def _track_move(self, proposal: Proposal, now: float) -> float:
+        """Since when the move `proposal` commits has been proposed, counting frames that raised only a question
+        (a promotion or drop kind the read leaves open) as not against it: a noisy read that flips between the
+        move and a question about it must not restart `agree_seconds` on every flip (it held a bishop's capture
+        without promotion, 8h2b, for good in a simulated game). Any other proposal restarts the count."""
+        if proposal.kind is ProposalKind.MOVE:
+            if self._move_since is None or self._move_since[0] != proposal.key:
+                self._move_since = (proposal.key, now)
+            return self._move_since[1]
+        if proposal.kind is not ProposalKind.PROBLEM:
+            self._move_since = None
+        return now
+
     def _settle(self, proposal: Proposal, now: float) -> Result:
+        move_since = self._track_move(proposal, now)
         if self._streak is not None and self._streak[0] == proposal.key:
             key, count, since = self._streak
             self._streak = (key, count + 1, since)
@@ -252,7 +272,7 @@ class Reconciler:
                 return proposal.expired
             return proposal.result
         if isinstance(proposal.result, MoveCommitted):
-            if not agreed or (now - since < self._config.agree_seconds and not self._now):
+            if not agreed or (now - move_since < self._config.agree_seconds and not self._now):
                 return Waiting(f"confirming {' then '.join(proposal.result.moves)} ({count}/{needed})")
             if proposal.held and now - since < self._config.stand_wait_seconds and not self._now:
                 return Waiting(proposal.pending)
@@ -261,7 +281,7 @@ class Reconciler:
                 return proposal.expired
             for usi in proposal.result.moves:
                 self._push(usi)
-            self._streak = None
+            self._reset_agreement()
             self._now = False
             return proposal.result
         if proposal.kind is ProposalKind.TAKEBACK:
