@@ -174,7 +174,9 @@ class ReconcileConfig:
             170-308 against 271-443 ms (load 5); on 2205 moves of synthetic development games both gave 0 false
             moves and 7 prompts. Frames with a hand moving over the board never count (the motion gate); a hand
             that stops does, hence `agree_seconds`.
-        agree_seconds: and the first of those frames must be this long before the one that commits a move. A
+        agree_seconds: and the first frame that proposed the move (frames between that only asked about it, a
+            promotion or drop kind the read leaves open, do not break the count; any other proposal does) must
+            be this long before the one that commits it. A
             hand stops for a moment while it carries a piece, and a piece held in the fingers looks set down
             where it is; when no square is hidden (the fingers over the board's rim), nothing else tells. The
             live loop reads frames every 20 ms on this machine, so two agreeing frames span 20 ms there, 100 ms
