@@ -244,10 +244,11 @@ class Reconciler:
         self._move_since = None
 
     def _track_move(self, proposal: Proposal, now: float) -> float:
-        """Since when the move `proposal` commits has been proposed, counting frames that raised only a question
-        (a promotion or drop kind the read leaves open) as not against it: a noisy read that flips between the
-        move and a question about it must not restart `agree_seconds` on every flip (it held a bishop's capture
-        without promotion, 8h2b, for good in a simulated game). Any other proposal restarts the count."""
+        """Since when the move `proposal` commits has been proposed, counting frames that raised a problem (a
+        question such as a promotion or drop kind the read leaves open, an unclear square, a mismatch) as not
+        against it: a noisy read that flips between the move and a question about it must not restart
+        `agree_seconds` on every flip (it held a bishop's capture without promotion, 8h2b, for good in a
+        simulated game). Any other proposal (no change, another move, a wait) restarts the count."""
         if proposal.kind is ProposalKind.MOVE:
             if self._move_since is None or self._move_since[0] != proposal.key:
                 self._move_since = (proposal.key, now)

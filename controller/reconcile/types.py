@@ -174,15 +174,16 @@ class ReconcileConfig:
             170-308 against 271-443 ms (load 5); on 2205 moves of synthetic development games both gave 0 false
             moves and 7 prompts. Frames with a hand moving over the board never count (the motion gate); a hand
             that stops does, hence `agree_seconds`.
-        agree_seconds: and the first frame that proposed the move (frames between that only asked about it, a
-            promotion or drop kind the read leaves open, do not break the count; any other proposal does) must
-            be this long before the one that commits it. A
-            hand stops for a moment while it carries a piece, and a piece held in the fingers looks set down
-            where it is; when no square is hidden (the fingers over the board's rim), nothing else tells. The
-            live loop reads frames every 20 ms on this machine, so two agreeing frames span 20 ms there, 100 ms
-            in `bench game`'s camera, more on a Pi: a move is committed on a time, not a frame count. A `demo`
-            committed 4i3i for 4i4h from a gold held still at the rim for 0.1 s (2026-11-28); every stop of the
-            simulated hand lasts 0.1 s.
+        agree_seconds: and the first frame that proposed the move must be this long before the one that
+            commits it. Frames between that raised a problem (a question such as a promotion or drop kind the
+            read leaves open, an unclear square, a mismatch) do not break the count; any other proposal (no
+            change, another move, a wait for a hidden square or a hand) does. A hand stops for a moment while it
+            carries a piece, and a piece held in the fingers looks set down where it is; when no square is
+            hidden (the fingers over the board's rim), nothing else tells. The live loop reads frames every
+            20 ms on this machine, so two agreeing frames span 20 ms there, 100 ms in `bench game`'s camera,
+            more on a Pi: a move is committed on a time, not a frame count. A `demo` committed 4i3i for 4i4h
+            from a gold held still at the rim for 0.1 s (2026-11-28); every stop of the simulated hand lasts
+            0.1 s.
         commit_margin: how far the best explanation must be ahead of the next one to be committed.
         habit_margin: how far one dropped kind must explain the read ahead of every other held kind, by the
             reader's learnt habits on this set, for the habits to decide the kind (or for a kind the board reads
