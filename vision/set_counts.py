@@ -26,6 +26,17 @@ training artwork 3236 -> 3238, boards 38 -> 39; under the sheen 3191 both, board
 search of single moves and swaps after the greedy repair: 3013, 4694, 3046, 3236, 3191; its fits were never likelier
 than the exact ones and 9 of plain2's 36 repaired frames were less likely; the likeliest fit reads 3 squares more in
 all.) The shared real photo's two misread squares (uncalibrated) stay as they were.
+
+Tried again on 2026-11-28 (session 27) and not kept: the likeliest fit with the face free too (a square keeps
+only its owner; within a group it takes whichever face is likelier). Development (`dev_eval`, squares right,
+kept face -> free face): one-character faces (plain, 60 frames seed 77) 4697 -> 4708, (40 frames seed 78) 3083
+-> 3097; two-character (plain2, 60) 4546 -> 4549; varied looks (one, 40 seed 77) 3049 -> 3070, (seed 78) 3013 ->
+3035; proxy looks (40) 3033 -> 3039; artwork and artwork under the sheen 3238 and 3191 both. Scored once on the
+held-out styles under a rule fixed before (at least the shipped squares, promoted at least 99.85 %): squares 4801
+-> 4794 of 4860, boards 37 -> 35 of 60, promoted 99.903 -> 99.466 %, calibrated other sets 99.444 -> 99.259 %,
+same rig 99.969 % both. A likely cause, not checked (it would mean looking into the held-out frames): a free face
+lets an over-full kind push a square onto the other face of a kind with room, and promotion is what the held-out
+reads got wrong most often after the change (2 -> 11 of 2060 pieces).
 """
 
 from __future__ import annotations
