@@ -273,8 +273,13 @@ class Reconciler:
                 return proposal.expired
             return proposal.result
         if isinstance(proposal.result, MoveCommitted):
-            if not agreed or (now - move_since < self._config.agree_seconds and not self._now):
-                return Waiting(f"confirming {' then '.join(proposal.result.moves)} ({count}/{needed})")
+            moves = " then ".join(proposal.result.moves)
+            if not agreed:
+                return Waiting(f"confirming {moves} ({count}/{needed})")
+            if now - move_since < self._config.agree_seconds and not self._now:
+                return Waiting(
+                    f"confirming {moves} (seen for {now - move_since:.2f} of {self._config.agree_seconds} s)"
+                )
             if proposal.held and now - since < self._config.stand_wait_seconds and not self._now:
                 return Waiting(proposal.pending)
             if proposal.held and proposal.expired is not None:

@@ -222,6 +222,16 @@ def test_without_decide_now_one_frame_is_not_enough() -> None:
     assert feed(reconciler, frames)[-1] == Waiting(f"confirming 2g2f (1/{ReconcileConfig().agree_frames})")
 
 
+def test_frames_enough_but_time_short_says_how_long_the_move_was_seen() -> None:
+    """Frames 10 ms apart: the agreeing frames are there before `agree_seconds`, and the wait says how long the
+    move has been seen, not a frame count past its need ("3/2")."""
+    reconciler = Reconciler()
+    frames = SyntheticReader(11).move_frames(cshogi.Board(), ["2g2f"], 0.0, stable=6, dt=0.01)
+    waits = [r.reason for r in feed(reconciler, frames) if isinstance(r, Waiting) and "2g2f" in r.reason]
+    agree = ReconcileConfig().agree_seconds
+    assert waits[-1].startswith("confirming 2g2f (seen for ") and waits[-1].endswith(f" of {agree} s)")
+
+
 def test_motion_gate_missing_the_hand() -> None:
     """With no unstable frame between the positions, the mixed window waits and the move is committed once."""
     reconciler = Reconciler()
