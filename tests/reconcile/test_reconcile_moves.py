@@ -229,6 +229,7 @@ def test_frames_enough_but_time_short_says_how_long_the_move_was_seen() -> None:
     frames = SyntheticReader(11).move_frames(cshogi.Board(), ["2g2f"], 0.0, stable=6, dt=0.01)
     waits = [r.reason for r in feed(reconciler, frames) if isinstance(r, Waiting) and "2g2f" in r.reason]
     agree = ReconcileConfig().agree_seconds
+    assert waits, "no wait named the move"
     assert waits[-1].startswith("confirming 2g2f (seen for ") and waits[-1].endswith(f" of {agree} s)")
 
 
