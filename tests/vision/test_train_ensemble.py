@@ -1,0 +1,83 @@
+"""`vision.train.ensemble`: two classifiers joined into one graph that OpenCV runs (training only; needs onnx)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx", reason="the training extra (onnx) is not installed")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+from vision.classifier import softmax  # noqa: E402
+from vision.train.ensemble import join_models, main  # noqa: E402
+
+CROPS = np.array([[1.0, -2.0, 0.5, 3.0], [0.0, 1.0, -1.0, 2.0]], dtype=np.float32)
+
+
+def _model(seed: int, n_features: int = 2) -> tuple[object, np.ndarray, np.ndarray]:
+    """logits = crops @ W + b (3 classes), features = crops @ V: the outputs of a classifier export."""
+    rng = np.random.default_rng(seed)
+    w, b, v = (rng.normal(size=s).astype(np.float32) for s in ((4, 3), (3,), (4, n_features)))
+    graph = helper.make_graph(
+        [
+            helper.make_node("MatMul", ["crops", "W"], ["xw"]),
+            helper.make_node("Add", ["xw", "b"], ["logits"]),
+            helper.make_node("MatMul", ["crops", "V"], ["features"]),
+        ],
+        "g",
+        [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 4])],
+        [
+            helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", 3]),
+            helper.make_tensor_value_info("features", TensorProto.FLOAT, ["n", n_features]),
+        ],
+        initializer=[numpy_helper.from_array(a, name) for a, name in ((w, "W"), (b, "b"), (v, "V"))],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    return model, CROPS @ w + b, CROPS @ v
+
+
+def _run(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(CROPS)
+    logits, features = net.forward(["logits", "features"])
+    return np.asarray(logits), np.asarray(features)
+
+
+@pytest.mark.parametrize("mean", ["arithmetic", "geometric"])
+def test_opencv_runs_the_joined_model_as_the_mean_of_the_two(tmp_path: Path, mean: str) -> None:
+    (first, logits_a, feats_a), (second, logits_b, feats_b) = _model(1), _model(2, n_features=3)
+    path = tmp_path / "joined.onnx"
+    onnx.save(join_models(first, second, mean), str(path))
+    logits, features = _run(path)
+    pa, pb = softmax(logits_a), softmax(logits_b)
+    expected = (pa + pb) / 2 if mean == "arithmetic" else np.sqrt(pa * pb) / np.sqrt(pa * pb).sum(1, keepdims=True)
+    np.testing.assert_allclose(softmax(logits), expected, atol=1e-6)
+    np.testing.assert_allclose(features, np.concatenate([feats_a, feats_b], axis=1), rtol=1e-6)
+    assert not np.allclose(softmax(logits_a), softmax(logits_b), atol=0.05)  # the two really differ
+
+
+def test_models_without_the_classifier_outputs_or_an_unknown_mean_are_refused() -> None:
+    first, _, _ = _model(1)
+    broken, _, _ = _model(2)
+    broken.graph.output[1].name = "other"  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="outputs `logits` and `features`"):
+        join_models(first, broken)
+    with pytest.raises(ValueError, match="mean must be one of"):
+        join_models(first, first, "median")
+
+
+def test_command_line_writes_the_model_and_its_metadata(tmp_path: Path) -> None:
+    a, b, out = tmp_path / "a.onnx", tmp_path / "b.onnx", tmp_path / "joined" / "pieces.onnx"
+    onnx.save(_model(1)[0], str(a))
+    onnx.save(_model(2)[0], str(b))
+    a.with_suffix(".json").write_text(json.dumps({"train_styles": ["x"], "seed": 1}), encoding="utf-8")
+    b.with_suffix(".json").write_text(json.dumps({"train_styles": ["x"], "seed": 2}), encoding="utf-8")
+    assert main([str(a), str(b), "--mean", "geometric", "-o", str(out)]) == 0
+    meta = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert (meta["train_styles"], meta["seed"]) == (["x"], 1)
+    assert meta["ensemble"] == {"first": str(a), "second": str(b), "mean": "geometric", "second_model": {"seed": 2}}
+    assert _run(out)[1].shape == (2, 4)

@@ -1,0 +1,122 @@
+"""Two trained classifiers joined into one ONNX graph (training only): an ensemble that runs as one network.
+
+Both networks read the same input crops. The joined graph has the outputs the reader expects (`logits`,
+`features`), so `vision.classifier` runs it unchanged:
+- `logits`: with `--mean arithmetic`, the log of the mean of the two softmaxes (the usual deep ensemble: a
+  softmax of it gives the mean probabilities); with `--mean geometric`, the mean of the two logit vectors (a
+  softmax of it is the normalised geometric mean of the two probabilities).
+- `features`: the two feature vectors side by side (a calibration fits its set model on them).
+Two networks of different widths disagree on different crops; where one is wrong and sure, the mean is less
+sure, so the reader looks again or flags the square rather than vouching for it.
+
+    .venv/bin/python -m vision.train.ensemble FIRST.onnx SECOND.onnx [--mean arithmetic|geometric] -o OUT.onnx
+
+The model's metadata (`OUT.json`) is the first model's, with `ensemble` saying what was joined (and the second
+model's own figures and training command, without its style lists: both models must share those).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+MEANS = ("arithmetic", "geometric")
+PREFIX = ("a_", "b_")
+HALF = np.full(1, 0.5, np.float32)
+
+
+def join_models(first: Any, second: Any, mean: str = "arithmetic") -> Any:
+    """One ONNX model that runs `first` and `second` on the same input `crops` and outputs their mean `logits`
+    (`MEANS`) and their concatenated `features`. ValueError when an input or output is missing or `mean` unknown."""
+    import onnx
+    from onnx import compose, helper, numpy_helper
+
+    if mean not in MEANS:
+        raise ValueError(f"mean must be one of {MEANS}, not {mean!r}")
+    for model in (first, second):
+        names = {o.name for o in model.graph.output}
+        if [i.name for i in model.graph.input] != ["crops"] or not {"logits", "features"} <= names:
+            raise ValueError("each model needs the input `crops` and the outputs `logits` and `features`")
+    a, b = (compose.add_prefix(m, prefix=p) for m, p in zip((first, second), PREFIX, strict=True))
+    nodes = [*_rename_input(a.graph.node, PREFIX[0]), *_rename_input(b.graph.node, PREFIX[1])]
+    nodes += [*_mean_nodes(mean), helper.make_node("Concat", ["a_features", "b_features"], ["features"], axis=1)]
+    graph = helper.make_graph(
+        nodes,
+        "ensemble",
+        [first.graph.input[0]],
+        [
+            helper.make_tensor_value_info("logits", onnx.TensorProto.FLOAT, ["n", None]),
+            helper.make_tensor_value_info("features", onnx.TensorProto.FLOAT, ["n", None]),
+        ],
+        initializer=[*a.graph.initializer, *b.graph.initializer, numpy_helper.from_array(HALF, "half")],
+    )
+    joined = helper.make_model(graph, opset_imports=list(first.opset_import))
+    joined.ir_version = first.ir_version
+    onnx.checker.check_model(joined)
+    return joined
+
+
+def _rename_input(nodes: Any, prefix: str) -> list[Any]:
+    """The nodes of one prefixed network, reading the shared input `crops` instead of their own prefixed one."""
+    out = []
+    for node in nodes:
+        copy = type(node)()
+        copy.CopyFrom(node)
+        for k, name in enumerate(copy.input):
+            if name == prefix + "crops":
+                copy.input[k] = "crops"
+        out.append(copy)
+    return out
+
+
+def _mean_nodes(mean: str) -> list[Any]:
+    """The nodes that turn `a_logits` and `b_logits` into `logits` (`join_models`)."""
+    from onnx import helper
+
+    if mean == "geometric":
+        return [
+            helper.make_node("Add", ["a_logits", "b_logits"], ["sum_logits"]),
+            helper.make_node("Mul", ["sum_logits", "half"], ["logits"]),
+        ]
+    return [
+        helper.make_node("Softmax", ["a_logits"], ["a_probs"], axis=1),
+        helper.make_node("Softmax", ["b_logits"], ["b_probs"], axis=1),
+        helper.make_node("Add", ["a_probs", "b_probs"], ["sum_probs"]),
+        helper.make_node("Mul", ["sum_probs", "half"], ["mean_probs"]),
+        helper.make_node("Log", ["mean_probs"], ["logits"]),
+    ]
+
+
+def _metadata(model: Path) -> dict[str, Any]:
+    """A model's metadata file (`MODEL.json`), empty when it has none."""
+    path = model.with_suffix(".json")
+    return dict(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else {}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    import onnx
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("first", type=Path)
+    parser.add_argument("second", type=Path)
+    parser.add_argument("--mean", choices=MEANS, default="arithmetic")
+    parser.add_argument("-o", "--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    joined = join_models(onnx.load(str(args.first)), onnx.load(str(args.second)), args.mean)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(joined, str(args.out))
+    meta = _metadata(args.first)
+    second = {k: v for k, v in _metadata(args.second).items() if not isinstance(v, list)}
+    meta["ensemble"] = {"first": str(args.first), "second": str(args.second), "mean": args.mean, "second_model": second}
+    args.out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    print(f"{args.out}: {args.mean} mean of {args.first} and {args.second}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
