@@ -1,4 +1,7 @@
-"""The generic piece classifier at run time: a small CNN in ONNX, run with OpenCV's DNN module (no PyTorch).
+"""The generic piece classifier at run time: small CNNs in ONNX, run with OpenCV's DNN module (no PyTorch).
+
+The shipped model is two networks of different widths joined in one graph (`vision.train.ensemble`): both read
+each crop, their logits are averaged and their features set side by side, so this module runs it as one network.
 
 Input: square crops (`vision.squares.CROP` pixels, BGR uint8), normalised by `preprocess` (shared with training).
 Output per crop: probabilities over the 29 square labels (`vision.labels.SQUARE_LABELS` order), the probability
