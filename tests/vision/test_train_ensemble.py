@@ -48,13 +48,15 @@ def _run(path: Path) -> tuple[np.ndarray, np.ndarray]:
 
 
 @pytest.mark.parametrize("mean", ["arithmetic", "geometric"])
-def test_opencv_runs_the_joined_model_as_the_mean_of_the_two(tmp_path: Path, mean: str) -> None:
+@pytest.mark.parametrize("w", [0.5, 0.7])
+def test_opencv_runs_the_joined_model_as_the_mean_of_the_two(tmp_path: Path, mean: str, w: float) -> None:
     (first, logits_a, feats_a), (second, logits_b, feats_b) = _model(1), _model(2, n_features=3)
     path = tmp_path / "joined.onnx"
-    onnx.save(join_models(first, second, mean), str(path))
+    onnx.save(join_models(first, second, mean, weight=w), str(path))
     logits, features = _run(path)
     pa, pb = softmax(logits_a), softmax(logits_b)
-    expected = (pa + pb) / 2 if mean == "arithmetic" else np.sqrt(pa * pb) / np.sqrt(pa * pb).sum(1, keepdims=True)
+    geometric = pa ** (1 - w) * pb**w
+    expected = (1 - w) * pa + w * pb if mean == "arithmetic" else geometric / geometric.sum(1, keepdims=True)
     np.testing.assert_allclose(softmax(logits), expected, atol=1e-6)
     np.testing.assert_allclose(features, np.concatenate([feats_a, feats_b], axis=1), rtol=1e-6)
     assert not np.allclose(softmax(logits_a), softmax(logits_b), atol=0.05)  # the two really differ
@@ -68,6 +70,8 @@ def test_models_without_the_classifier_outputs_or_an_unknown_mean_are_refused() 
         join_models(first, broken)
     with pytest.raises(ValueError, match="mean must be one of"):
         join_models(first, first, "median")
+    with pytest.raises(ValueError, match="weight must lie"):
+        join_models(first, first, weight=1.5)
 
 
 def test_command_line_writes_the_model_and_its_metadata(tmp_path: Path) -> None:
@@ -76,8 +80,9 @@ def test_command_line_writes_the_model_and_its_metadata(tmp_path: Path) -> None:
     onnx.save(_model(2)[0], str(b))
     a.with_suffix(".json").write_text(json.dumps({"train_styles": ["x"], "seed": 1}), encoding="utf-8")
     b.with_suffix(".json").write_text(json.dumps({"train_styles": ["x"], "seed": 2}), encoding="utf-8")
-    assert main([str(a), str(b), "--mean", "geometric", "-o", str(out)]) == 0
+    assert main([str(a), str(b), "--mean", "geometric", "--weight", "0.25", "-o", str(out)]) == 0
     meta = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
     assert (meta["train_styles"], meta["seed"]) == (["x"], 1)
-    assert meta["ensemble"] == {"first": str(a), "second": str(b), "mean": "geometric", "second_model": {"seed": 2}}
+    expected = {"first": str(a), "second": str(b), "mean": "geometric", "weight": 0.25, "second_model": {"seed": 2}}
+    assert meta["ensemble"] == expected
     assert _run(out)[1].shape == (2, 4)

@@ -4,12 +4,14 @@ Both networks read the same input crops. The joined graph has the outputs the re
 `features`), so `vision.classifier` runs it unchanged:
 - `logits`: with `--mean arithmetic`, the log of the mean of the two softmaxes (the usual deep ensemble: a
   softmax of it gives the mean probabilities); with `--mean geometric`, the mean of the two logit vectors (a
-  softmax of it is the normalised geometric mean of the two probabilities).
+  softmax of it is the normalised geometric mean of the two probabilities). Each mean gives the second model the
+  share `--weight` (default 0.5) and the first the rest.
 - `features`: the two feature vectors side by side (a calibration fits its set model on them).
 Two networks of different widths disagree on different crops; where one is wrong and sure, the mean is less
 sure, so the reader looks again or flags the square rather than vouching for it.
 
-    .venv/bin/python -m vision.train.ensemble FIRST.onnx SECOND.onnx [--mean arithmetic|geometric] -o OUT.onnx
+    .venv/bin/python -m vision.train.ensemble FIRST.onnx SECOND.onnx [--mean arithmetic|geometric] [--weight W] \
+        -o OUT.onnx
 
 The model's metadata (`OUT.json`) is the first model's, with `ensemble` saying what was joined (and the second
 model's own figures and training command, without its style lists: both models must share those).
@@ -26,17 +28,19 @@ import numpy as np
 
 MEANS = ("arithmetic", "geometric")
 PREFIX = ("a_", "b_")
-HALF = np.full(1, 0.5, np.float32)
 
 
-def join_models(first: Any, second: Any, mean: str = "arithmetic") -> Any:
+def join_models(first: Any, second: Any, mean: str = "arithmetic", weight: float = 0.5) -> Any:
     """One ONNX model that runs `first` and `second` on the same input `crops` and outputs their mean `logits`
-    (`MEANS`) and their concatenated `features`. ValueError when an input or output is missing or `mean` unknown."""
+    (`MEANS`; `second`'s share `weight`) and their concatenated `features`. ValueError when an input or output is
+    missing, `mean` unknown or `weight` outside [0, 1]."""
     import onnx
-    from onnx import compose, helper, numpy_helper
+    from onnx import compose, helper
 
     if mean not in MEANS:
         raise ValueError(f"mean must be one of {MEANS}, not {mean!r}")
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"weight must lie in [0, 1], not {weight}")
     for model in (first, second):
         names = {o.name for o in model.graph.output}
         if [i.name for i in model.graph.input] != ["crops"] or not {"logits", "features"} <= names:
@@ -52,7 +56,7 @@ def join_models(first: Any, second: Any, mean: str = "arithmetic") -> Any:
             helper.make_tensor_value_info("logits", onnx.TensorProto.FLOAT, ["n", None]),
             helper.make_tensor_value_info("features", onnx.TensorProto.FLOAT, ["n", None]),
         ],
-        initializer=[*a.graph.initializer, *b.graph.initializer, numpy_helper.from_array(HALF, "half")],
+        initializer=[*a.graph.initializer, *b.graph.initializer, *_shares(weight)],
     )
     joined = helper.make_model(graph, opset_imports=list(first.opset_import))
     joined.ir_version = first.ir_version
@@ -73,20 +77,29 @@ def _rename_input(nodes: Any, prefix: str) -> list[Any]:
     return out
 
 
+def _shares(weight: float) -> list[Any]:
+    """The two models' shares as initializers `a_share` (1 - weight) and `b_share` (weight)."""
+    from onnx import numpy_helper
+
+    return [
+        numpy_helper.from_array(np.full(1, share, np.float32), name)
+        for share, name in ((1.0 - weight, "a_share"), (weight, "b_share"))
+    ]
+
+
 def _mean_nodes(mean: str) -> list[Any]:
     """The nodes that turn `a_logits` and `b_logits` into `logits` (`join_models`)."""
     from onnx import helper
 
+    each = "logits" if mean == "geometric" else "probs"
+    nodes = [helper.make_node("Mul", [f"{p}_{each}", f"{p}_share"], [f"{p}_part"]) for p in "ab"]
     if mean == "geometric":
-        return [
-            helper.make_node("Add", ["a_logits", "b_logits"], ["sum_logits"]),
-            helper.make_node("Mul", ["sum_logits", "half"], ["logits"]),
-        ]
+        return [*nodes, helper.make_node("Add", ["a_part", "b_part"], ["logits"])]
+    softmaxes = [helper.make_node("Softmax", [f"{p}_logits"], [f"{p}_probs"], axis=1) for p in "ab"]
     return [
-        helper.make_node("Softmax", ["a_logits"], ["a_probs"], axis=1),
-        helper.make_node("Softmax", ["b_logits"], ["b_probs"], axis=1),
-        helper.make_node("Add", ["a_probs", "b_probs"], ["sum_probs"]),
-        helper.make_node("Mul", ["sum_probs", "half"], ["mean_probs"]),
+        *softmaxes,
+        *nodes,
+        helper.make_node("Add", ["a_part", "b_part"], ["mean_probs"]),
         helper.make_node("Log", ["mean_probs"], ["logits"]),
     ]
 
@@ -105,16 +118,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("first", type=Path)
     parser.add_argument("second", type=Path)
     parser.add_argument("--mean", choices=MEANS, default="arithmetic")
+    parser.add_argument("--weight", type=float, default=0.5, help="the second model's share (default 0.5)")
     parser.add_argument("-o", "--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    joined = join_models(onnx.load(str(args.first)), onnx.load(str(args.second)), args.mean)
+    joined = join_models(onnx.load(str(args.first)), onnx.load(str(args.second)), args.mean, args.weight)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(joined, str(args.out))
     meta = _metadata(args.first)
     second = {k: v for k, v in _metadata(args.second).items() if not isinstance(v, list)}
-    meta["ensemble"] = {"first": str(args.first), "second": str(args.second), "mean": args.mean, "second_model": second}
+    meta["ensemble"] = {"first": str(args.first), "second": str(args.second), "mean": args.mean, "weight": args.weight}
+    meta["ensemble"]["second_model"] = second
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    print(f"{args.out}: {args.mean} mean of {args.first} and {args.second}")
+    print(f"{args.out}: {args.mean} mean of {args.first} and {args.second} (its share {args.weight:g})")
     return 0
 
 
