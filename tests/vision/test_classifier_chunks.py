@@ -15,11 +15,12 @@ def test_chunks_add_up_to_the_batch_from_the_fixed_sizes() -> None:
         assert sum(sizes) == n
         assert all(size in CHUNKS for size in sizes)
         assert sizes == sorted(sizes, reverse=True)
-    assert chunk_sizes(81) == [64, 16, 1]
+    assert chunk_sizes(81) == [16, 16, 16, 16, 16, 1]
+    assert chunk_sizes(23) == [16, 4, 2, 1]
 
 
 def test_a_crop_reads_the_same_alone_and_in_any_batch() -> None:
-    """Noisy crops read in one batch of 81 (three chunks), in a batch of 7 and one by one give bit-identical
+    """Noisy crops read in one batch of 81 (six chunks), in a batch of 7 and one by one give bit-identical
     probabilities and features. (Without second looks: which crops get one depends on the batch by design, at
     most MAX_SECOND_LOOKS of the most doubtful.)"""
     classifier = PieceClassifier(second_look=False)
