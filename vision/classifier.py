@@ -42,9 +42,9 @@ MAX_SECOND_LOOKS = 14
 CHUNKS = (16, 8, 4, 2, 1)
 """Batch sizes the network runs at (powers of two, largest first: `chunk_sizes`). Chunks of at most 16 crops
 (2026-11-28, with the joined model): the same outputs as chunks of up to 64, a forward pass of 81 crops about 1 ms
-faster (24.4 -> 23.5 ms: here a crop costs less in a small batch than in a large one), and in `shogi-robot bench vision` on
-the same frames, full read CPU median 43.5 -> 42.2 ms, read after a move 59.2 -> 55.2 ms, peak memory 271 -> 255
-MB (two networks fewer to hold, and smaller buffers)."""
+faster (24.4 -> 23.5 ms: here a crop costs less in a small batch than in a large one), and in `shogi-robot bench
+vision` on the same frames, full read CPU median 43.5 -> 42.2 ms, read after a move 59.2 -> 55.2 ms, peak memory
+271 -> 255 MB (two networks fewer to hold, and smaller buffers)."""
 DOUBT = 0.97
 """A crop is in doubt when its top label or its owner (summed over kinds) is below this probability."""
 
