@@ -35,7 +35,7 @@ def join_models(first: Any, second: Any, mean: str = "arithmetic", weight: float
     (`MEANS`; `second`'s share `weight`) and their concatenated `features`. ValueError when an input or output is
     missing, `mean` unknown or `weight` outside [0, 1]."""
     import onnx
-    from onnx import compose, helper
+    from onnx import helper
 
     if mean not in MEANS:
         raise ValueError(f"mean must be one of {MEANS}, not {mean!r}")
@@ -45,9 +45,9 @@ def join_models(first: Any, second: Any, mean: str = "arithmetic", weight: float
         names = {o.name for o in model.graph.output}
         if [i.name for i in model.graph.input] != ["crops"] or not {"logits", "features"} <= names:
             raise ValueError("each model needs the input `crops` and the outputs `logits` and `features`")
-    a, b = (compose.add_prefix(m, prefix=p) for m, p in zip((first, second), PREFIX, strict=True))
-    nodes = [*_rename_input(a.graph.node, PREFIX[0]), *_rename_input(b.graph.node, PREFIX[1])]
-    nodes += [*_mean_nodes(mean), helper.make_node("Concat", ["a_features", "b_features"], ["features"], axis=1)]
+    a, b = (_prefixed(m, p) for m, p in zip((first, second), PREFIX, strict=True))
+    nodes = [*a.graph.node, *b.graph.node, *_mean_nodes(mean)]
+    nodes.append(helper.make_node("Concat", [p + "features" for p in PREFIX], ["features"], axis=1))
     graph = helper.make_graph(
         nodes,
         "ensemble",
@@ -64,17 +64,16 @@ def join_models(first: Any, second: Any, mean: str = "arithmetic", weight: float
     return joined
 
 
-def _rename_input(nodes: Any, prefix: str) -> list[Any]:
-    """The nodes of one prefixed network, reading the shared input `crops` instead of their own prefixed one."""
-    out = []
-    for node in nodes:
-        copy = type(node)()
-        copy.CopyFrom(node)
-        for k, name in enumerate(copy.input):
+def _prefixed(model: Any, prefix: str) -> Any:
+    """A copy of `model` whose names all start with `prefix`, except its input `crops`, which both networks share."""
+    from onnx import compose
+
+    copy = compose.add_prefix(model, prefix=prefix)
+    for node in copy.graph.node:
+        for k, name in enumerate(node.input):
             if name == prefix + "crops":
-                copy.input[k] = "crops"
-        out.append(copy)
-    return out
+                node.input[k] = "crops"
+    return copy
 
 
 def _shares(weight: float) -> list[Any]:
@@ -83,7 +82,7 @@ def _shares(weight: float) -> list[Any]:
 
     return [
         numpy_helper.from_array(np.full(1, share, np.float32), name)
-        for share, name in ((1.0 - weight, "a_share"), (weight, "b_share"))
+        for share, name in zip((1.0 - weight, weight), (p + "share" for p in PREFIX), strict=True)
     ]
 
 
@@ -92,14 +91,14 @@ def _mean_nodes(mean: str) -> list[Any]:
     from onnx import helper
 
     each = "logits" if mean == "geometric" else "probs"
-    nodes = [helper.make_node("Mul", [f"{p}_{each}", f"{p}_share"], [f"{p}_part"]) for p in "ab"]
+    nodes = [helper.make_node("Mul", [f"{p}{each}", f"{p}share"], [f"{p}part"]) for p in PREFIX]
     if mean == "geometric":
-        return [*nodes, helper.make_node("Add", ["a_part", "b_part"], ["logits"])]
-    softmaxes = [helper.make_node("Softmax", [f"{p}_logits"], [f"{p}_probs"], axis=1) for p in "ab"]
+        return [*nodes, helper.make_node("Add", [p + "part" for p in PREFIX], ["logits"])]
+    softmaxes = [helper.make_node("Softmax", [f"{p}logits"], [f"{p}probs"], axis=1) for p in PREFIX]
     return [
         *softmaxes,
         *nodes,
-        helper.make_node("Add", ["a_part", "b_part"], ["mean_probs"]),
+        helper.make_node("Add", [p + "part" for p in PREFIX], ["mean_probs"]),
         helper.make_node("Log", ["mean_probs"], ["logits"]),
     ]
 
@@ -126,8 +125,13 @@ def main(argv: list[str] | None = None) -> int:
     onnx.save(joined, str(args.out))
     meta = _metadata(args.first)
     second = {k: v for k, v in _metadata(args.second).items() if not isinstance(v, list)}
-    meta["ensemble"] = {"first": str(args.first), "second": str(args.second), "mean": args.mean, "weight": args.weight}
-    meta["ensemble"]["second_model"] = second
+    meta["ensemble"] = {
+        "first": str(args.first),
+        "second": str(args.second),
+        "mean": args.mean,
+        "weight": args.weight,
+        "second_model": second,
+    }
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     print(f"{args.out}: {args.mean} mean of {args.first} and {args.second} (its share {args.weight:g})")
     return 0
