@@ -86,3 +86,16 @@ def test_command_line_writes_the_model_and_its_metadata(tmp_path: Path) -> None:
     expected = {"first": str(a), "second": str(b), "mean": "geometric", "weight": 0.25, "second_model": {"seed": 2}}
     assert meta["ensemble"] == expected
     assert _run(out)[1].shape == (2, 4)
+
+
+def test_models_trained_on_different_styles_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two models whose metadata name different style lists are not joined: nothing is written."""
+    a, b, out = tmp_path / "a.onnx", tmp_path / "b.onnx", tmp_path / "out.onnx"
+    onnx.save(_model(1)[0], str(a))
+    onnx.save(_model(2)[0], str(b))
+    a.with_suffix(".json").write_text(json.dumps({"train_styles": ["x"], "held_out": ["h"]}), encoding="utf-8")
+    b.with_suffix(".json").write_text(json.dumps({"train_styles": ["x", "h"]}), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main([str(a), str(b), "-o", str(out)])
+    assert "differ in held_out, train_styles" in capsys.readouterr().err
+    assert not out.exists()

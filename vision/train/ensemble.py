@@ -14,7 +14,9 @@ sure, so the reader looks again or flags the square rather than vouching for it.
         -o OUT.onnx
 
 The model's metadata (`OUT.json`) is the first model's, with `ensemble` saying what was joined (and the second
-model's own figures and training command, without its style lists: both models must share those).
+model's own figures and training command, without its style lists: both models must share those, and the tool
+refuses two models whose metadata name different lists: the benchmark relies on `train_styles` and `held_out` to
+score only styles that no part of the joined model saw).
 """
 
 from __future__ import annotations
@@ -109,6 +111,12 @@ def _metadata(model: Path) -> dict[str, Any]:
     return dict(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else {}
 
 
+def differing_lists(first: dict[str, Any], second: dict[str, Any]) -> list[str]:
+    """The list-valued metadata keys (style lists) on which two models' metadata differ (a key one lacks counts)."""
+    keys = {k for meta in (first, second) for k, v in meta.items() if isinstance(v, list)}
+    return sorted(k for k in keys if first.get(k) != second.get(k))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     import onnx
@@ -120,11 +128,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weight", type=float, default=0.5, help="the second model's share (default 0.5)")
     parser.add_argument("-o", "--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    meta, second_meta = _metadata(args.first), _metadata(args.second)
+    if differing := differing_lists(meta, second_meta):
+        parser.error(
+            f"the two models' metadata differ in {', '.join(differing)}: join models trained on the same styles"
+        )
     joined = join_models(onnx.load(str(args.first)), onnx.load(str(args.second)), args.mean, args.weight)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(joined, str(args.out))
-    meta = _metadata(args.first)
-    second = {k: v for k, v in _metadata(args.second).items() if not isinstance(v, list)}
+    second = {k: v for k, v in second_meta.items() if not isinstance(v, list)}
     meta["ensemble"] = {
         "first": str(args.first),
         "second": str(args.second),
