@@ -66,6 +66,12 @@ _TIE = 0.025  # a grid moved one line whose mean line support is this close is d
 _REFINE = 0.58  # a refused grid this well supported at full scale is nudged onto its lines and judged again
 _WORTH_VERIFYING = 0.5  # a grid this well supported at the working scale is judged on the full-scale picture
 _RELATTICE_MOVES = range(-3, 4)  # lines a poorly supported grid is tried moved by (`_relatticed`)
+_RELATTICE_STARTS = range(-10, 2)
+"""Where the grid on every other line of a poorly supported grid may start (`_relatticed`), in its lines: -9..0
+keeps all of the grid inside it; one more on either side lets it reach a line past the real board's edge, where a
+grid found at half the spacing can have been polished onto the rim (dev frame 72160, 32 degrees: the real grid
+starts at +1; not found with -9..0)."""
+_MAX_ASPECT = 3.0  # a grid's across and along sizes differ by at most this factor (`plausible_shape`)
 RECHECK_RATIO = 0.75
 """Fraction of a known grid's support (`BoardGeometry.support`) that a later picture from the same camera must keep
 (`check_board`) for the grid to be reused there instead of searched for afresh."""
@@ -214,12 +220,19 @@ def _first_fits(small: Image) -> Iterator[tuple[bool, FloatArray | None]]:
 def _polished(small: Image, found: FloatArray) -> tuple[FloatArray, FloatArray, bool]:
     """A rough grid polished (`_polish`), replaced by the grid at twice its spacing if it was found at half the
     real spacing (then True), or moved along its lattice if it is fairly but not well supported
-    (`_relatticed`)."""
+    (`_relatticed`). Found at half the spacing means aliased (`_doubled`) and the grid at twice the spacing,
+    polished, at least as well supported: beside a board on tatami, whose stripes run along one set of lines, the
+    grid at twice the real spacing can stand out from its middles as a real one does, but half of it lies on the
+    mat and its mean support falls (dev frame 71280, 34 degrees: the real grid 0.73, doubled 0.52-0.58, a wrong
+    grid found). Asking the same of `_aliased` (which judges every grid accepted) was tried and not kept: on 1,800
+    dev frames (steep views of game positions, and the start and flipped positions) it found one more grid and
+    placed three more wrong."""
     corners, fractions = _polish(small, _clockwise(found))
     doubled = _doubled(small, corners, fractions, _PARITY_GAP)
-    if doubled is not None:  # found at half the real spacing: the real grid is the one at twice the spacing
-        corners, fractions = _polish(small, _clockwise(doubled))
-        return corners, fractions, True
+    if doubled is not None:  # found at half the real spacing: the real grid is the one at twice the spacing ...
+        twice, twice_fractions = _polish(small, _clockwise(doubled))
+        if twice_fractions.mean() >= fractions.mean():  # ... whose lines are then the better seen
+            return twice, twice_fractions, True
     if float(fractions.mean()) >= _WORTH_VERIFYING and not supported(fractions):
         corners, fractions = _relatticed(small, corners, fractions)
     return corners, fractions, False
@@ -244,7 +257,7 @@ def _accepted(small: Image, corners: FloatArray, fractions: FloatArray) -> bool:
     """Whether a polished grid is a board: its lines well supported, or (a steep or dim view, whose far lines
     are faint) fairly supported and clearly better than the lines halfway between them; never a grid at half the
     real spacing."""
-    if _aliased(small, corners, fractions, _PARITY_GAP):
+    if not plausible_shape(corners) or _aliased(small, corners, fractions, _PARITY_GAP):
         return False
     if supported(fractions):
         return True
@@ -259,6 +272,16 @@ def _accepted(small: Image, corners: FloatArray, fractions: FloatArray) -> bool:
         if float(fractions[lines].mean()) - float(line_fractions(small, moved)[lines].mean()) < _MID_GAP:
             return False
     return True
+
+
+def plausible_shape(corners: FloatArray) -> bool:
+    """Whether a grid's size across the files and along them (means of its opposite sides, pixels) are within
+    `_MAX_ASPECT` of each other: a board seen within 45 degrees of overhead always is. A grid folded onto one file,
+    its ten lines on that file's two (an outline candidate on dev frame 85048, 42 degrees, line support 0.75
+    against the true grid's 0.69), is not."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    across, along = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return bool(min(across, along) * _MAX_ASPECT >= max(across, along))
 
 
 def _aliased(gray: Image, corners: FloatArray, fractions: FloatArray, gap: float) -> bool:
@@ -309,12 +332,12 @@ def _doubled_grid(gray: Image, homography: FloatArray, axis: int) -> tuple[float
 
 def _relatticed(gray: Image, corners: FloatArray, fractions: FloatArray) -> tuple[FloatArray, FloatArray]:
     """A poorly supported grid, or the best-supported grid on its lattice: in each direction its own lines moved
-    by up to `_RELATTICE_MOVES` lines, or every other one of its lines from any start (it was found at half the
-    real spacing, which a steep view of pieces on every other rank can hide from `_doubled`'s parity test: the
-    lines halfway cross the pieces). A candidate must beat the grid in mean support with no line under
-    `MIN_LINE`; whether it is a board is judged afterwards, as any candidate is."""
+    by up to `_RELATTICE_MOVES` lines, or every other one of its lines from any start in `_RELATTICE_STARTS` (it
+    was found at half the real spacing, which a steep view of pieces on every other rank can hide from
+    `_doubled`'s parity test: the lines halfway cross the pieces). A candidate must beat the grid in mean support
+    with no line under `MIN_LINE`; whether it is a board is judged afterwards, as any candidate is."""
     homography = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
-    spans = [(1.0, float(b)) for b in _RELATTICE_MOVES] + [(2.0, float(b)) for b in range(-9, 1)]
+    spans = [(1.0, float(b)) for b in _RELATTICE_MOVES] + [(2.0, float(b)) for b in _RELATTICE_STARTS]
     best = (corners, fractions)
     for scale_x, start_x in spans:
         for scale_y, start_y in spans:
