@@ -31,3 +31,5 @@ def test_a_start_frame_is_searched_and_scored(tmp_path: Path) -> None:
     tally = evaluate("artwork", "start", 1, 7, save=tmp_path)
     assert (tally.right, tally.off, tally.not_found) == (1, 0, 0)
     assert not list(tmp_path.iterdir())
+    assert len(tally.search_ms) == 1 and tally.search_ms[0] > 0
+    assert "search CPU ms median" in report(tally, "artwork start seed 7")

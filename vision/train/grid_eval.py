@@ -10,8 +10,9 @@ drawn from fonts no training run uses) under the views where grids are hardest t
   other rank hide the lines behind them.
 Each frame's grid is searched from scratch and compared with the true grid: right (every corner within 0.4 of a
 square), off (a grid found in the wrong place) or not found. Prints the three counts and each frame that was not
-right (its number, style, tilt; `--save DIR`: its picture and true corners), so a change to the search can be
-judged on frames it was not tuned on. A frame's render seed is `seed * 1000 + number`.
+right (its number, style, tilt; `--save DIR`: its picture and true corners), and the median and largest CPU time of
+a search (one thread), so a change to the search can be judged on frames it was not tuned on. A frame's render seed
+is `seed * 1000 + number`.
 
     .venv/bin/python -m vision.train.grid_eval --family artwork --kind steep --n 300 --seed 81
 """
@@ -19,6 +20,7 @@ judged on frames it was not tuned on. A frame's render seed is `seed * 1000 + nu
 from __future__ import annotations
 
 import argparse
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -40,6 +42,7 @@ class GridTally:
     off: int = 0
     not_found: int = 0
     misses: list[str] = field(default_factory=list)
+    search_ms: list[float] = field(default_factory=list)
 
 
 def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
@@ -79,7 +82,9 @@ def evaluate(family: str, kind: str, n: int, seed: int, save: Path | None = None
         options = RenderOptions(style=style, seed=seed * 1000 + i, size=SIZE, pose=pose, style_dir=dirs[style])
         frame = render_position(sfen, options)
         truth = np.asarray(frame.board_corners_px, dtype=np.float64)
+        cpu = time.thread_time()
         found = find_board(frame.image)
+        tally.search_ms.append((time.thread_time() - cpu) * 1000)
         outcome = "not found" if found is None else "off" if corner_error(found.corners, truth) > RIGHT_WITHIN else ""
         tally.right += not outcome
         tally.off += outcome == "off"
@@ -96,9 +101,10 @@ def evaluate(family: str, kind: str, n: int, seed: int, save: Path | None = None
 def report(tally: GridTally, label: str) -> str:
     """The figures as printed."""
     total = tally.right + tally.off + tally.not_found
-    return "\n".join(
-        [f"{label}: {total} frames, right {tally.right}, off {tally.off}, not found {tally.not_found}", *tally.misses]
-    )
+    counts = f"{label}: {total} frames, right {tally.right}, off {tally.off}, not found {tally.not_found}"
+    if tally.search_ms:
+        counts += f"; search CPU ms median {np.median(tally.search_ms):.0f}, max {max(tally.search_ms):.0f}"
+    return "\n".join([counts, *tally.misses])
 
 
 def main(argv: list[str] | None = None) -> int:
