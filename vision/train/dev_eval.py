@@ -227,15 +227,22 @@ def first_variants(family: str) -> dict[str, Path]:
 def family_setup(
     family: str, model: Path | None, red: float = PROMOTED_RED
 ) -> tuple[dict[str, Path | None], list[list[str]], PieceClassifier]:
-    """What reading a development family needs: its sprite folders by style (None: a shipped artwork style),
-    the real games whose positions are rendered, and the classifier (`model`, or the shipped one)."""
+    """What reading a development family needs: its frames' makings (`family_frames`) and the classifier
+    (`model`, or the shipped one)."""
+    dirs, games = family_frames(family, red)
+    return dirs, games, PieceClassifier() if model is None else PieceClassifier(model)
+
+
+def family_frames(family: str, red: float = PROMOTED_RED) -> tuple[dict[str, Path | None], list[list[str]]]:
+    """What rendering a development family's frames needs: its sprite folders by style (None: a shipped artwork
+    style) and the real games whose positions are rendered."""
     from vision.train.rendered import GAMES
 
     dirs: dict[str, Path | None] = (
         {s: None for s in train_styles()} if family == "artwork" else {**dev_dirs(family, red)}
     )
     games = [line.split() for line in GAMES.read_text().splitlines() if line.strip()]
-    return dirs, games, PieceClassifier() if model is None else PieceClassifier(model)
+    return dirs, games
 
 
 def evaluate(

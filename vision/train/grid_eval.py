@@ -69,10 +69,10 @@ def evaluate(family: str, kind: str, n: int, seed: int, save: Path | None = None
     import cv2
 
     from vision.board import find_board
-    from vision.train.dev_eval import family_setup
+    from vision.train.dev_eval import family_frames
 
     cv2.setNumThreads(1)
-    dirs, games, _ = family_setup(family, None)
+    dirs, games = family_frames(family)  # no classifier: only the grid is searched
     styles = sorted(dirs)
     rng = np.random.default_rng(seed)
     tally = GridTally()
