@@ -42,7 +42,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardGeometry, Image
-from vision.labels import EMPTY, HAND_KINDS, SQUARE_LABELS
+from vision.hand_fit import OPTIONS, StandPieces
+from vision.labels import EMPTY, KINDS, PIECE_LABELS, SQUARE_LABELS
 from vision.shifted_looks import SHIFT_BELOW, SHIFTS, geometric_mean
 from vision.squares import CELL, CROP
 
@@ -102,10 +103,26 @@ def read_hands(
     *,
     memo: StandMemo | None = None,
 ) -> dict[str, dict[str, int]] | None:
-    """{"b": {kind: n}, "w": {kind: n}}: the pieces on each stand that could be read. A side whose stand is out
-    of the frame or covered is left out (unknown); None when neither stand could be read. With a `memo`, a stand
-    whose picture has not changed since two reads agreed on it keeps that count (`vision.stand_memo`)."""
-    hands: dict[str, dict[str, int]] = {}
+    """{"b": {kind: n}, "w": {kind: n}}: the pieces on each stand that could be read (`read_stands`, each window
+    its likeliest kind). A side whose stand is out of the frame or covered is left out (unknown); None when neither
+    stand could be read."""
+    stands = read_stands(image, geometry, layout, classifier, calibration, memo=memo)
+    return {side: pieces.counts for side, pieces in stands.items()} or None
+
+
+def read_stands(
+    image: Image,
+    geometry: BoardGeometry,
+    layout: StandLayout,
+    classifier: PieceClassifier,
+    calibration: Calibrator | None = None,
+    *,
+    memo: StandMemo | None = None,
+) -> dict[str, StandPieces]:
+    """The pieces seen on each stand that could be read, by side; a stand out of the frame or covered is left
+    out. With a `memo`, a stand whose picture has not changed since two reads agreed on it keeps that reading
+    (`vision.stand_memo`)."""
+    stands: dict[str, StandPieces] = {}
     for side, region in layout.regions.items():
         stand = rectify_stand(image, geometry, np.array(region, dtype=np.float64))
         if stand is None:
@@ -113,8 +130,8 @@ def read_hands(
         counter = partial(count_stand, side=side, layout=layout, classifier=classifier, calibration=calibration)
         counted = counter(stand) if memo is None else memo.count(side, stand, counter)
         if counted is not None:
-            hands[side] = counted
-    return hands or None
+            stands[side] = counted
+    return stands
 
 
 def rectify_stand(image: Image, geometry: BoardGeometry, region: NDArray[np.float64]) -> Image | None:
@@ -143,11 +160,11 @@ def count_stand(
     layout: StandLayout,
     classifier: PieceClassifier,
     calibration: Calibrator | None,
-) -> dict[str, int] | None:
-    """Pieces by kind on one rectified stand (None when too much of it is unreadable)."""
+) -> StandPieces | None:
+    """The pieces on one rectified stand, each with its kind readings (None when too much of it is unreadable)."""
     centres = ink_peaks(stand, layout)
     if not centres:
-        return {}
+        return StandPieces(np.zeros((0, len(OPTIONS))))
     crops = stand_windows(stand, centres, side)
     prediction: Prediction = classifier.predict(crops)
     probs = calibration.adjust(prediction, crops) if calibration else prediction.probs
@@ -212,8 +229,10 @@ def _count(
     unreadable: NDArray[np.float64],
     origins: list[tuple[int, int]],
     layout: StandLayout,
-) -> dict[str, int]:
-    """Greedy non-maximum suppression over windows that see a piece; count the kinds kept."""
+) -> StandPieces:
+    """Greedy non-maximum suppression over windows that see a piece; the kept windows' kind readings (each
+    option's probability that of its likelier face, so a window's likeliest option is the base kind of its
+    likeliest piece label)."""
     empty = SQUARE_LABELS.index(EMPTY)
     piece_p = (1.0 - probs[:, empty]) * (1.0 - unreadable)
     order = np.argsort(-piece_p)
@@ -225,14 +244,15 @@ def _count(
             break
         if all((np.abs(pts[i] - pts[j]) > gap).any() for j in kept):
             kept.append(int(i))
-    counts = {kind: 0 for kind in HAND_KINDS}
-    kinds = [label.upper() for label in SQUARE_LABELS[:empty]]
-    for i in kept:
-        by_kind: dict[str, float] = {}
-        for j, kind in enumerate(kinds):
-            by_kind[kind] = by_kind.get(kind, 0.0) + float(probs[i, j])
-        best = max(by_kind, key=lambda k: by_kind[k])
-        base = best.lstrip("+")
-        if base in counts:
-            counts[base] += 1
-    return {k: v for k, v in counts.items() if v}
+    return StandPieces(_by_option(probs[kept]))
+
+
+def _by_option(probs: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Windows' probabilities over `vision.hand_fit.OPTIONS`: each kind's likelier face, either owner's labels
+    summed."""
+    faces = probs[:, : len(PIECE_LABELS) // 2] + probs[:, len(PIECE_LABELS) // 2 : len(PIECE_LABELS)]
+    out = np.zeros((len(probs), len(OPTIONS)))
+    for j, kind in enumerate(KINDS):
+        column = OPTIONS.index(kind.lstrip("+"))
+        out[:, column] = np.maximum(out[:, column], faces[:, j])
+    return out

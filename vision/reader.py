@@ -22,7 +22,8 @@ from numpy.typing import NDArray
 
 from vision.board import RECHECK_RATIO, BoardGeometry, Image, check_board, find_board, to_gray
 from vision.classifier import PieceClassifier, Prediction
-from vision.hands import StandLayout, read_hands
+from vision.hand_fit import StandPieces, complete_hands
+from vision.hands import StandLayout, read_stands
 from vision.label_prior import PROMOTED_PRIOR, with_promoted_prior
 from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_labels, square_name
 from vision.lookalikes import pool_lookalikes
@@ -70,7 +71,9 @@ class ReaderSettings:
     classified again a few pixels off its place, and its readings combined (off: one cut per square).
     `lookalikes`: an unsure square's kinds move towards those of the squares whose faces look like its own in the
     same frame (`vision.lookalikes`). `promoted_prior`: the factor on the promoted faces' probabilities
-    (`vision.label_prior`: promoted pieces are rare in real positions; 1: none).
+    (`vision.label_prior`: promoted pieces are rare in real positions; 1: none). `complete_set`: the whole set is
+    in play (an even game), so when both stands are read and no square is hidden the hands are fitted to the
+    pieces the board leaves over (`vision.hand_fit`); off, each stand is counted on its own.
     """
 
     sente_side: str | float | None = None
@@ -84,6 +87,7 @@ class ReaderSettings:
     shifted_looks: bool = True
     lookalikes: bool = True
     promoted_prior: float = PROMOTED_PRIOR
+    complete_set: bool = False
 
 
 @dataclass(frozen=True)
@@ -244,11 +248,27 @@ class BoardReader:
             reason = "some squares cannot be read reliably"
         hands = None
         if self._settings.stands is not None:
-            stands = self._settings.stands
-            hands = read_hands(image, geometry, stands, self._classifier, self._calibration, memo=self._stand_memo)
+            layout = self._settings.stands
+            stands = read_stands(image, geometry, layout, self._classifier, self._calibration, memo=self._stand_memo)
+            hands = self._hands(stands, probs, squares, hidden)
         rim = rim_view(image, geometry)
         ms = (self._clock() - start) * 1000
         return BoardRead(True, reason, tuple(squares), probs, hands, geometry, ms, hidden, rim)
+
+    def _hands(
+        self,
+        stands: dict[str, StandPieces],
+        probs: NDArray[np.float64],
+        squares: list[SquareRead],
+        hidden: tuple[int, ...],
+    ) -> dict[str, dict[str, int]] | None:
+        """Each read stand's pieces by kind (None: neither read); with `complete_set`, both stands read and no
+        square hidden, fitted to what the board leaves over (`vision.hand_fit.complete_hands`)."""
+        if not stands:
+            return None
+        if self._settings.complete_set and set(stands) == {"b", "w"} and not hidden:
+            return complete_hands(stands, probs, [square.label for square in squares])
+        return {side: pieces.counts for side, pieces in stands.items()}
 
     def _forget(self) -> None:
         """Drop what the memos remember of the squares and the stands (the next read reads them all)."""

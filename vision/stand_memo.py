@@ -21,9 +21,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import Image
+from vision.hand_fit import StandPieces
 from vision.square_memo import BLOCK, DELTA, signatures
-
-Counts = dict[str, int]
 
 
 def picture_signature(picture: Image, block: int = BLOCK) -> NDArray[np.float32]:
@@ -37,7 +36,7 @@ def picture_signature(picture: Image, block: int = BLOCK) -> NDArray[np.float32]
 @dataclass
 class _Kept:
     signature: NDArray[np.float32]
-    counts: Counts
+    pieces: StandPieces
     agreed: bool
 
 
@@ -56,22 +55,27 @@ class StandMemo:
         """Drop every stand's count (each is counted again at its next frame)."""
         self._kept.clear()
 
-    def count(self, side: str, stand: Image, read: Callable[[Image], Counts | None]) -> Counts | None:
-        """The count of `side`'s rectified stand picture: the remembered one while the picture is the same as the
-        one two agreeing reads were made on, else `read(stand)` (remembered when it is a count)."""
+    def count(self, side: str, stand: Image, read: Callable[[Image], StandPieces | None]) -> StandPieces | None:
+        """The pieces of `side`'s rectified stand picture: the remembered reading while the picture is the same as
+        the one two reads agreeing on the count were made on, else `read(stand)` (remembered unless None)."""
         signature = picture_signature(stand, self._block)
         kept = self._kept.get(side)
         same = kept is not None and kept.signature.shape == signature.shape
         if kept is not None and same and kept.agreed and self._within(kept.signature, signature):
-            return dict(kept.counts)
-        counts = read(stand)
+            return kept.pieces
+        pieces = read(stand)
         self.counted += 1
-        if counts is None:
+        if pieces is None:
             self._kept.pop(side, None)
             return None
-        agreed = kept is not None and same and kept.counts == counts and self._within(kept.signature, signature)
-        self._kept[side] = _Kept(kept.signature if agreed and kept is not None else signature, dict(counts), agreed)
-        return counts
+        agreed = (
+            kept is not None
+            and same
+            and kept.pieces.counts == pieces.counts
+            and self._within(kept.signature, signature)
+        )
+        self._kept[side] = _Kept(kept.signature if agreed and kept is not None else signature, pieces, agreed)
+        return pieces
 
     def _within(self, before: NDArray[np.float32], now: NDArray[np.float32]) -> bool:
         return float(np.abs(now - before).max()) <= self._delta

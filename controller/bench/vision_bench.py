@@ -22,7 +22,7 @@ import os
 import resource
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +89,9 @@ class Tally:
     promoted_right: int = 0
     hand_entries: int = 0
     hand_right: int = 0
+    set_hand_entries: int = 0
+    set_hand_right: int = 0
+    """Hand counts of the same frames read with `ReaderSettings.complete_set` (the whole set in play)."""
     hands_unknown: int = 0
     stands_unknown: int = 0
     orient: int = 0
@@ -132,22 +135,28 @@ def score_board(tally: Tally, truth: list[str], got: list[str]) -> bool:
     return right == 81
 
 
-def score_hands(tally: Tally, truth: dict[str, int], got: dict[str, dict[str, int]] | None) -> None:
-    """Compare the hand counts of each stand read (7 kinds per side; a side absent is an unknown stand)."""
+def score_hands(
+    tally: Tally, truth: dict[str, int], got: dict[str, dict[str, int]] | None, *, complete_set: bool = False
+) -> None:
+    """Compare the hand counts of each stand read (7 kinds per side; a side absent is an unknown stand); with
+    `complete_set`, into the figures of reads made with the whole set in play (unknown stands not tallied again)."""
     from vision.labels import HAND_KINDS
 
-    if got is None:
+    if got is None and not complete_set:
         tally.hands_unknown += 1
         tally.stands_unknown += 2
         return
     for side in ("b", "w"):
-        if side not in got:
-            tally.stands_unknown += 1
+        if side not in (got or {}):
+            tally.stands_unknown += not complete_set
             continue
-        for kind in HAND_KINDS:
-            want = truth.get(kind if side == "b" else kind.lower(), 0)
-            tally.hand_entries += 1
-            tally.hand_right += got.get(side, {}).get(kind, 0) == want
+        right = sum((got or {})[side].get(k, 0) == truth.get(k if side == "b" else k.lower(), 0) for k in HAND_KINDS)
+        if complete_set:
+            tally.set_hand_entries += len(HAND_KINDS)
+            tally.set_hand_right += right
+        else:
+            tally.hand_entries += len(HAND_KINDS)
+            tally.hand_right += right
 
 
 def run(args: argparse.Namespace) -> int:
@@ -200,7 +209,8 @@ def run(args: argparse.Namespace) -> int:
     )
     print(
         f"hands, stands in view:  {_pct(wide.hand_right, wide.hand_entries)} of counts right"
-        f" (stands unknown: {wide.stands_unknown} of {2 * args.hands_n}; wide overhead shots)"
+        f" (stands unknown: {wide.stands_unknown} of {2 * args.hands_n}; wide overhead shots); with the whole set in"
+        f" play {_pct(wide.set_hand_right, wide.set_hand_entries)}"
     )
     print(f"load average (1, 5, 15 min): {_load(load_before)} at the start, {_load(os.getloadavg())} at the end")
     return 0
@@ -238,6 +248,8 @@ def read_clean(tally: Tally, classifier: Any, frame: Any, args: argparse.Namespa
     score_board(tally, list(frame.labels), result.labels)
     tally.flagged_clean += not result.reliable
     score_hands(tally, frame.hands, result.hands)
+    whole_set = BoardReader(classifier, replace(scored_settings(args, frame), complete_set=True)).read(frame.image)
+    score_hands(tally, frame.hands, whole_set.hands if whole_set.board_found else None, complete_set=True)
     return reader, list(result.labels)
 
 
@@ -298,9 +310,10 @@ def hands_in_view(
         pose = CameraPose(tilt_deg=float(rng.uniform(0, 20)), roll_deg=float(rng.uniform(-20, 20)), fill=0.45)
         opts = RenderOptions(style=styles[i % len(styles)], seed=args.seed * 7000 + i, size=size, pose=pose)
         frame = render_position(random_position(games, rng), opts)
-        reader = BoardReader(classifier, ReaderSettings(sente_side=sente_direction(frame.board_corners_px)))
-        result = reader.read(frame.image)
-        score_hands(tally, frame.hands, result.hands if result.board_found else None)
+        for whole_set in (False, True):
+            settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), complete_set=whole_set)
+            result = BoardReader(classifier, settings).read(frame.image)
+            score_hands(tally, frame.hands, result.hands if result.board_found else None, complete_set=whole_set)
     return tally
 
 
@@ -448,7 +461,9 @@ def report(
     print(f"promoted accuracy:      {_pct(t.promoted_right, t.promoted)}  (occupied squares)")
     print(
         f"hand count accuracy:    {_pct(t.hand_right, t.hand_entries)}  (hands unknown in {t.hands_unknown} frames, "
-        f"{t.stands_unknown} stands unknown)"
+        f"{t.stands_unknown} stands unknown; each stand counted on its own); "
+        f"{_pct(t.set_hand_right, t.set_hand_entries)} with the whole set in play (complete_set: stands and board"
+        " fitted to the set's 40 pieces)"
     )
     print(
         f"auto orientation:       axis {_pct(t.axis_right, t.orient)} from the pieces; sente's end"

@@ -1,7 +1,8 @@
 """`shogi-robot vision read | classify | calibrate`: the camera reader on image files.
 
-- `read IMAGE [--calibration FILE] [--sente-side SIDE] [--json]`: find the board, read every square and the
-  stands; prints the position and the squares it cannot vouch for (JSON with probabilities under `--json`).
+- `read IMAGE [--calibration FILE] [--sente-side SIDE] [--json] [--complete-set]`: find the board, read every
+  square and the stands (`--complete-set`: the stands fitted to what the board leaves of a whole set); prints the
+  position and the squares it cannot vouch for (JSON with probabilities under `--json`).
 - `classify CROP.png ... [--json]`: one square's crop per file -> label, owner and probability.
 - `calibrate START.png FLIPPED.png -o set.json`: learn the user's own set from a photo of the starting
   position and one with every piece turned over in place.
@@ -26,6 +27,11 @@ def register_vision(subparsers: Any) -> None:
     read.add_argument("--calibration", type=Path, help="calibration file from `vision calibrate`")
     read.add_argument("--sente-side", choices=SIDES, help="image side sente sits at (default: from the pieces)")
     read.add_argument("--json", action="store_true", help="print the full read as JSON")
+    read.add_argument(
+        "--complete-set",
+        action="store_true",
+        help="the whole set is in play (an even game): fit the stands' counts to the pieces the board leaves over",
+    )
     read.set_defaults(func=_read)
 
     classify = subparsers.add_parser("classify", help="classify square crops (one piece or empty per file)")
@@ -68,7 +74,8 @@ def _read(args: argparse.Namespace) -> int:
 
     image = _load_image(args.image)
     reader = BoardReader(
-        settings=ReaderSettings(sente_side=args.sente_side), calibration=_calibration(args.calibration)
+        settings=ReaderSettings(sente_side=args.sente_side, complete_set=args.complete_set),
+        calibration=_calibration(args.calibration),
     )
     result = reader.read(image)
     if args.json:

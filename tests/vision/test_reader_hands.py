@@ -39,6 +39,21 @@ def test_crowded_stand_counted(classifier: PieceClassifier) -> None:
     assert _read("12P3p", CameraPose(fill=0.5), 9, classifier) == {"b": {"P": 12}, "w": {"P": 3}}
 
 
+def test_crowded_stand_counted_with_the_whole_set_in_play(classifier: PieceClassifier) -> None:
+    """Twelve overlapping pawns on sente's stand, the other six on the board, the rest of the set too: counted on
+    its own the stand is short; with `complete_set` it holds what the board leaves over, and the board is as read."""
+    board = "lnsgkgsnl/1r5b1/9/9/9/9/3PPPPPP/1B5R1/LNSGKGSNL"
+    frame = render_position(
+        f"{board} b 12P", RenderOptions(style="kanji_light", seed=10, size=(960, 720), pose=CameraPose(fill=0.5))
+    )
+    side = sente_direction(frame.board_corners_px)
+    alone = BoardReader(classifier, ReaderSettings(sente_side=side)).read(frame.image)
+    whole = BoardReader(classifier, ReaderSettings(sente_side=side, complete_set=True)).read(frame.image)
+    assert alone.hands is not None and alone.hands["b"]["P"] < 12
+    assert whole.hands == {"b": {"P": 12}, "w": {}}
+    assert whole.labels == alone.labels == list(frame.labels)
+
+
 def test_empty_stands_read_as_empty(classifier: PieceClassifier) -> None:
     """Stands in view with nothing on them read as empty hands, not unknown."""
     assert _read("-", CameraPose(fill=0.5), 4, classifier) == {"b": {}, "w": {}}

@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from vision.classifier import PieceClassifier
+from vision.hand_fit import OPTIONS as HAND_OPTIONS
+from vision.hand_fit import StandPieces
 from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings
 from vision.render import RenderOptions, render_scene
@@ -17,15 +19,28 @@ BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
 OPTIONS = RenderOptions(style="kanji_light", seed=5, size=(800, 600), stands_in_view=True)
 
 
+def _pieces(counts: dict[str, int]) -> StandPieces:
+    """A stand reading with these counts, every window sure of its kind."""
+    rows = [HAND_OPTIONS.index(kind) for kind, n in counts.items() for _ in range(n)]
+    return StandPieces(np.eye(len(HAND_OPTIONS))[rows].reshape(-1, len(HAND_OPTIONS)))
+
+
 class _Counter:
     """A stand-reading function that says what it is told and counts its calls."""
 
     def __init__(self, *answers: dict[str, int] | None) -> None:
         self.answers, self.calls = list(answers), 0
 
-    def __call__(self, _picture: np.ndarray) -> dict[str, int] | None:
+    def __call__(self, _picture: np.ndarray) -> StandPieces | None:
         self.calls += 1
-        return self.answers.pop(0)
+        answer = self.answers.pop(0)
+        return None if answer is None else _pieces(answer)
+
+
+def _counts(memo: StandMemo, side: str, picture: np.ndarray, read: _Counter) -> dict[str, int] | None:
+    """The memo's reading of a stand picture, as counts."""
+    pieces = memo.count(side, picture, read)
+    return None if pieces is None else pieces.counts
 
 
 def _picture(seed: int) -> np.ndarray:
@@ -50,7 +65,7 @@ def test_a_count_is_kept_once_two_reads_agree() -> None:
     """The same picture (new noise each time) is counted twice; once both counts agree, later frames keep it."""
     picture, read = _picture(1), _Counter({"P": 2}, {"P": 2})
     memo = StandMemo()
-    results = [memo.count("b", _noisy(picture, k), read) for k in range(5)]
+    results = [_counts(memo, "b", _noisy(picture, k), read) for k in range(5)]
     assert results == [{"P": 2}] * 5
     assert read.calls == 2 and memo.counted == 2
 
@@ -59,7 +74,7 @@ def test_a_miscount_is_read_again_until_two_reads_agree() -> None:
     """Two different counts of the same picture: neither is kept; the stand is counted until two in a row agree."""
     picture, read = _picture(2), _Counter({"P": 2}, {"P": 3}, {"P": 3}, None)
     memo = StandMemo()
-    results = [memo.count("w", _noisy(picture, k), read) for k in range(4)]
+    results = [_counts(memo, "w", _noisy(picture, k), read) for k in range(4)]
     assert results == [{"P": 2}, {"P": 3}, {"P": 3}, {"P": 3}]
     assert read.calls == 3
 
@@ -69,21 +84,21 @@ def test_a_changed_picture_is_counted_again() -> None:
     picture, read = _picture(3), _Counter({"P": 1}, {"P": 1}, {"P": 1, "G": 1}, {"S": 1}, {"S": 1})
     memo = StandMemo()
     for k in range(2):
-        memo.count("b", _noisy(picture, k), read)
+        _counts(memo, "b", _noisy(picture, k), read)
     changed = picture.copy()
     changed[30:70, 60:100] = 20
-    assert memo.count("b", changed, read) == {"P": 1, "G": 1}
+    assert _counts(memo, "b", changed, read) == {"P": 1, "G": 1}
     assert read.calls == 3
     other = _picture(4)
-    assert memo.count("w", other, read) == {"S": 1} and memo.count("w", other, read) == {"S": 1}
-    assert memo.count("w", other, read) == {"S": 1} and read.calls == 5
+    assert _counts(memo, "w", other, read) == {"S": 1} and _counts(memo, "w", other, read) == {"S": 1}
+    assert _counts(memo, "w", other, read) == {"S": 1} and read.calls == 5
 
 
 def test_an_unreadable_stand_is_never_kept() -> None:
     """A stand that could not be read (covered) is read again at every frame, whatever its picture does."""
     picture, read = _picture(5), _Counter(None, None, None)
     memo = StandMemo()
-    assert [memo.count("b", picture, read) for _ in range(3)] == [None, None, None]
+    assert [_counts(memo, "b", picture, read) for _ in range(3)] == [None, None, None]
     assert read.calls == 3
     with pytest.raises(ValueError, match="delta"):
         StandMemo(delta=0.0)

@@ -35,6 +35,17 @@ def test_read_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["hands"] is None
 
 
+def test_read_complete_set(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`vision read --complete-set`: a crowded stand's twelve pawns counted as what the board leaves of the set."""
+    board = "lnsgkgsnl/1r5b1/9/9/9/9/3PPPPPP/1B5R1/LNSGKGSNL"
+    frame = render_position(f"{board} b 12P", RenderOptions(style="kanji_light", seed=10, pose=CameraPose(fill=0.5)))
+    cv2.imwrite(str(tmp_path / "frame.png"), frame.image)
+    assert main(["vision", "read", str(tmp_path / "frame.png"), "--complete-set", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sfen"] == f"{board} b 12P"
+    assert out["hands"] == {"b": {"P": 12}, "w": {}}
+
+
 def test_read_missing_file_is_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A missing or undecodable image is a reported error (exit 1), not a traceback."""
     assert main(["vision", "read", str(tmp_path / "nope.png")]) == 1

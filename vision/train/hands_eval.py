@@ -9,7 +9,7 @@ the share of hand counts right (7 kinds per stand), stands not read, counts too 
 largest errors (style, side, kind, true count, count read), so that a change to the stand reading can be chosen
 without looking at the held-out styles.
 
-    .venv/bin/python -m vision.train.hands_eval --family artwork --n 60 [--seed 5] [--model PATH]
+    .venv/bin/python -m vision.train.hands_eval --family artwork --n 60 [--seed 5] [--model PATH] [--complete-set]
 """
 
 from __future__ import annotations
@@ -54,8 +54,9 @@ def side_hands(hands: dict[str, int], side: str) -> dict[str, int]:
     return {k.upper(): n for k, n in hands.items() if k.isupper() == (side == "b")}
 
 
-def evaluate(family: str, n: int, seed: int, model: Path | None) -> HandTally:
-    """Render and read n wide frames of a development family."""
+def evaluate(family: str, n: int, seed: int, model: Path | None, *, complete_set: bool = False) -> HandTally:
+    """Render and read n wide frames of a development family (`complete_set`: the reader's
+    `ReaderSettings.complete_set`)."""
     import cv2
 
     from vision.orientation import sente_direction
@@ -73,7 +74,8 @@ def evaluate(family: str, n: int, seed: int, model: Path | None) -> HandTally:
         pose = CameraPose(tilt_deg=float(rng.uniform(0, 20)), roll_deg=float(rng.uniform(-20, 20)), fill=0.45)
         options = RenderOptions(style=style, seed=seed * 7000 + i, size=(960, 720), pose=pose, style_dir=dirs[style])
         frame = render_position(random_sfen(games, rng), options)
-        reader = BoardReader(classifier, ReaderSettings(sente_side=sente_direction(frame.board_corners_px)))
+        settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), complete_set=complete_set)
+        reader = BoardReader(classifier, settings)
         result = reader.read(frame.image)
         for side in ("b", "w"):
             if not result.board_found or result.hands is None or side not in result.hands:
@@ -103,8 +105,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=60, help="frames to render and read")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--model", type=Path, help="classifier ONNX (default: the shipped model)")
+    parser.add_argument(
+        "--complete-set", action="store_true", help="hands fitted to what the board leaves over (vision.hand_fit)"
+    )
     args = parser.parse_args(argv)
-    print(report(evaluate(args.family, args.n, args.seed, args.model)), flush=True)
+    tally = evaluate(args.family, args.n, args.seed, args.model, complete_set=args.complete_set)
+    print(report(tally), flush=True)
     return 0
 
 

@@ -1,0 +1,211 @@
+"""The pieces in hand complete the set: the stands' counts fitted, with the board's pieces, to what a set holds.
+
+A shogi set holds 40 pieces (`vision.set_counts.SET_LIMITS`: one king a player, two rooks, ..., eighteen pawns;
+a promoted face counts as its base kind). In an even game every one of them is on the board or on a stand. Each
+stand is read on its own (`vision.hands`: one window per piece found, with its kind readings, `StandPieces`) and
+argmax-counted. With `complete_hands`, when the board's labels and the stands' likeliest kinds together show more
+of a group than a set holds, every occupied square and every stand window gets the likeliest group such that none
+does (`fitted_groups`: an exact assignment; a square keeps its owner and face, a window may also count as no piece
+in hand): a stand window misread as a kind whose pieces are all on the board moves to its next likeliest kind, and
+an unsure board square misread as a kind the stands show surely makes room. Then a kind still short of the set's
+count (a crowded row of overlapping pawns, where the ink peaks found fewer pieces than lie there) is added to the
+stand that already holds that kind, or shared between the two when both do (the larger share to the one holding
+more), never to a stand holding none of it: a piece missing from everywhere may be off the stands. The board's own
+labels are not changed here.
+
+It holds only where the whole set is in play: not in a handicap game (the removed pieces are in the box), not while
+the pieces are being set out, not when a hand hides part of the board. So it is an explicit choice
+(`vision.reader.ReaderSettings.complete_set`), applied only when both stands were read and no square is hidden; the
+game controller leaves it off, since it knows the hands from the moves and wants each stand's own evidence, not an
+echo of the board.
+
+Owns `StandPieces`, `complete_hands`, `fitted_groups`, `OPTIONS`, `GROUPS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.labels import EMPTY, HAND_KINDS, SQUARE_LABELS
+from vision.set_counts import SET_LIMITS
+
+OPTIONS: tuple[str, ...] = (*HAND_KINDS, "K")
+"""A stand window's kinds: the seven that can be in hand, then the king (a window read as a king counts as
+nothing; its share is whatever the classifier gives it)."""
+_FLOOR = 1e-12
+
+
+@dataclass(frozen=True)
+class StandPieces:
+    """The pieces seen on one stand: per piece (one kept window each), its probabilities over `OPTIONS`."""
+
+    kinds: NDArray[np.float64]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Pieces by kind, each window its likeliest kind (kings not counted)."""
+        return _counted(np.argmax(self.kinds, axis=1) if len(self.kinds) else np.zeros(0, dtype=np.intp))
+
+
+def _counted(choice: Iterable[int]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for option in choice:
+        kind = OPTIONS[int(option)]
+        if kind in HAND_KINDS:
+            counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+GROUPS: tuple[tuple[str, int], ...] = (("K", 1), ("k", 1), *((k, n) for k, n in SET_LIMITS.items() if k != "K"))
+"""The set's pieces in groups, with how many each holds: each player's king, then the base kinds (a promoted face
+counts as its base kind)."""
+_NONE = len(GROUPS)
+"""A window's place outside the groups: not a piece in hand (read as a king)."""
+_BIG = 1e6
+"""Cost of a place a piece cannot take (a promoted face as a gold, a stand window as a king on the board)."""
+
+
+def _board_costs(probs: NDArray[np.float64], labels: list[str]) -> NDArray[np.float64]:
+    """-log probability of each occupied square (rows, board order) in each group, keeping its owner and face
+    (and never outside the groups: a piece on the board is a piece of the set)."""
+    rows = []
+    for square, label in enumerate(labels):
+        if label == EMPTY:
+            continue
+        sente, promoted = label.lstrip("+").isupper(), label.startswith("+")
+        row = np.full(len(GROUPS) + 1, _BIG)
+        for g, (group, _) in enumerate(GROUPS):
+            if group in ("K", "k"):
+                target = group if not promoted and (group == "K") == sente else None
+            else:
+                target = None if promoted and group == "G" else ("+" if promoted else "") + group
+                target = target if target is None or sente else target.lower()
+            if target is not None:
+                row[g] = -np.log(max(float(probs[square, SQUARE_LABELS.index(target)]), _FLOOR))
+        rows.append(row)
+    return np.array(rows).reshape(-1, len(GROUPS) + 1)
+
+
+def _window_costs(kinds: NDArray[np.float64]) -> NDArray[np.float64]:
+    """-log probability of each stand window in each group and, last, outside them (read as a king)."""
+    out = np.full((len(kinds), len(GROUPS) + 1), _BIG)
+    logs = -np.log(np.maximum(kinds, _FLOOR))
+    for option, kind in enumerate(OPTIONS):
+        column = _NONE if kind == "K" else [g for g, _ in GROUPS].index(kind)
+        out[:, column] = logs[:, option]
+    return out
+
+
+def fitted_groups(costs: NDArray[np.float64]) -> NDArray[np.intp] | None:
+    """Each row's group (index into `GROUPS`, or `_NONE`) with the least summed cost such that no group holds
+    more than the set has: an assignment of rows to places, each group's places and one outside place per row,
+    solved exactly (`_assignment`); None when no such fit exists (more pieces on the board than a set has)."""
+    places = [g for g, (_, n) in enumerate(GROUPS) for _ in range(n)] + [_NONE] * len(costs)
+    if len(costs) > len(places):
+        return None
+    chosen = np.array(places, dtype=np.intp)[_assignment(costs[:, places])]
+    if costs[np.arange(len(costs)), chosen].max(initial=0.0) >= _BIG:
+        return None
+    return chosen
+
+
+def _assignment(cost: NDArray[np.float64]) -> NDArray[np.intp]:
+    """For each row, the column of a least-cost assignment of every row to its own column (rows <= columns):
+    the Hungarian method with potentials, one row added at a time along a shortest augmenting path."""
+    rows, cols = cost.shape
+    u, v = np.zeros(rows + 1), np.zeros(cols + 1)
+    owner = np.zeros(cols + 1, dtype=np.intp)  # owner[j]: 1-based row holding column j (0: free); column 0 is the root
+    for row in range(1, rows + 1):
+        owner[0], col = row, 0
+        least = np.full(cols + 1, np.inf)
+        came = np.zeros(cols + 1, dtype=np.intp)
+        used = np.zeros(cols + 1, dtype=bool)
+        while owner[col] != 0:
+            used[col] = True
+            here = owner[col]
+            reduced = cost[here - 1] - u[here] - v[1:]
+            better = ~used[1:] & (reduced < least[1:])
+            least[1:][better] = reduced[better]
+            came[1:][better] = col
+            free = np.flatnonzero(~used[1:]) + 1
+            step_to = int(free[np.argmin(least[free])])
+            delta = least[step_to]
+            u[owner[used]] += delta
+            v[used] -= delta
+            least[~used] -= delta
+            col = step_to
+        while col:
+            back = came[col]
+            owner[col] = owner[back]
+            col = back
+    out = np.zeros(rows, dtype=np.intp)
+    for col in range(1, cols + 1):
+        if owner[col]:
+            out[owner[col] - 1] = col - 1
+    return out
+
+
+def complete_hands(
+    stands: dict[str, StandPieces], board_probs: NDArray[np.float64], board_labels: list[str]
+) -> dict[str, dict[str, int]]:
+    """Both stands' counts ("b" and "w" needed), fitted with the board's pieces to what a set holds and filled up
+    where a kind is short. The board's own labels are not changed here (a board square the fit reads otherwise
+    only makes room); when no fit exists, each stand's own counts."""
+    sides = ("b", "w")
+    raw = {side: stands[side].counts for side in sides}
+    costs = np.concatenate([_board_costs(board_probs, board_labels)] + [_window_costs(stands[s].kinds) for s in sides])
+    on_board = len(costs) - sum(len(stands[s].kinds) for s in sides)
+    chosen = np.argmin(costs, axis=1)
+    chosen[:on_board] = [[g for g, _ in GROUPS].index(_group(lab)) for lab in board_labels if lab != EMPTY]
+    if not _fits(chosen):
+        fitted = fitted_groups(costs)
+        if fitted is None:
+            return raw
+        chosen = fitted
+    split = on_board + len(stands["b"].kinds)
+    counts = {"b": _group_counts(chosen[on_board:split]), "w": _group_counts(chosen[split:])}
+    held = _group_counts(chosen)
+    for kind in HAND_KINDS:
+        _fill(counts, kind, SET_LIMITS[kind] - held.get(kind, 0))
+    return {side: {k: counts[side][k] for k in HAND_KINDS if counts[side].get(k)} for side in sides}
+
+
+def _group(label: str) -> str:
+    """A board label's group: the owner's king, or the base kind."""
+    return label if label in ("K", "k") else label.upper().lstrip("+")
+
+
+def _fits(chosen: NDArray[np.intp]) -> bool:
+    """No group holds more than the set has."""
+    counts = np.bincount(chosen, minlength=len(GROUPS) + 1)
+    return all(counts[g] <= n for g, (_, n) in enumerate(GROUPS))
+
+
+def _group_counts(chosen: NDArray[np.intp]) -> dict[str, int]:
+    """Rows per group name (outside places not counted)."""
+    out: dict[str, int] = {}
+    for g in chosen:
+        if int(g) != _NONE:
+            name = GROUPS[int(g)][0]
+            out[name] = out.get(name, 0) + 1
+    return out
+
+
+def _fill(counts: dict[str, dict[str, int]], kind: str, short: int) -> None:
+    """Add `short` pieces of `kind` to the stands holding that kind: to the one stand that does, or shared when
+    both do, the larger share (an odd one) to the stand holding more (sente's on a tie)."""
+    held = {side: counts[side].get(kind, 0) for side in ("b", "w")}
+    holders = [side for side, n in held.items() if n]
+    if short <= 0 or not holders:
+        return
+    if len(holders) == 1:
+        counts[holders[0]][kind] = held[holders[0]] + short
+        return
+    first = "b" if held["b"] >= held["w"] else "w"
+    second = "w" if first == "b" else "b"
+    counts[first][kind] = held[first] + (short + 1) // 2
+    counts[second][kind] = held[second] + short // 2
