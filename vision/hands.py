@@ -8,10 +8,12 @@ peaks sit on the characters, one per piece, even in a crowded row where the piec
 each peak is classified (an unsure window, top probability under 0.9, also from windows 3 pixels off it on each
 side, its readings combined as the board's unsure squares' are: `shifted_windows`), and windows that see a piece
 are merged (non-maximum suppression: pieces lie side by
-side, so the same piece is only merged within less than a piece's width across and a piece's length along) and
-counted by kind. Each stand is read on its own: one that is not wholly inside the frame, or that is covered, is
-unknown (its side is left out of the result), and the other stand still counts. A side present with no kinds
-(`{}`) is an empty stand; a side absent is unknown, not empty; None is both unknown.
+side, so the same piece is only merged within less than a piece's width across and a piece's length along).
+`read_stands` gives each kept window's kind readings (`vision.hand_fit.StandPieces`), `read_hands` their likeliest
+kinds counted; with the whole set in play the reader fits both stands to what the board leaves over
+(`vision.hand_fit.complete_hands`). Each stand is read on its own: one that is not wholly inside the frame, or
+that is covered, is unknown (its side is left out of the result), and the other stand still counts. A side
+present with no kinds (`{}`) is an empty stand; a side absent is unknown, not empty; None is both unknown.
 
 Tried on 2026-11-27 and not kept (`vision.train.hands_eval`, 40 frames, seed 5, counts right of 560 each, without ->
 with): stand windows borrowing kinds from the board's lookalike pieces (`vision.lookalikes`, the board's occupied
