@@ -5,7 +5,8 @@ scores).
 Wide frames of real game positions (both stands in the picture, camera within 20 degrees of overhead, as the
 benchmark's hand frames) of a `dev_eval` family (`artwork`: the shipped training styles; `plain`, `one`,
 `proxy`: faces drawn from fonts no training run uses) are read by the full reader, sente's side given. Prints
-the share of hand counts right (7 kinds per stand), stands not read, counts too low and too high, and the
+the share of hand counts right (7 kinds per stand), stands not read, counts too low and too high, the board
+squares right on these frames (`--complete-set` may move them, `vision.hand_fit`), and the
 largest errors (style, side, kind, true count, count read), so that a change to the stand reading can be chosen
 without looking at the held-out styles.
 
@@ -34,6 +35,8 @@ class HandTally:
     under: int = 0
     over: int = 0
     unread: int = 0
+    squares: int = 0
+    squares_right: int = 0
     errors: Counter[tuple[str, str, str, int, int]] = field(default_factory=Counter)
 
 
@@ -77,6 +80,9 @@ def evaluate(family: str, n: int, seed: int, model: Path | None, *, complete_set
         settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), complete_set=complete_set)
         reader = BoardReader(classifier, settings)
         result = reader.read(frame.image)
+        if result.board_found:
+            tally.squares += 81
+            tally.squares_right += sum(a == b for a, b in zip(result.labels, frame.labels, strict=True))
         for side in ("b", "w"):
             if not result.board_found or result.hands is None or side not in result.hands:
                 tally.unread += 1
@@ -90,7 +96,8 @@ def report(tally: HandTally, top: int = 12) -> str:
     share = 100.0 * tally.right / tally.entries if tally.entries else 0.0
     lines = [
         f"hand counts right {tally.right}/{tally.entries} ({share:.2f} %); stands not read {tally.unread}; "
-        f"counts too low {tally.under}, too high {tally.over}",
+        f"counts too low {tally.under}, too high {tally.over}; "
+        f"board squares right {tally.squares_right}/{tally.squares}",
         "largest errors (style, side, kind, true, read):",
     ]
     worst = sorted(tally.errors, key=lambda e: -abs(e[3] - e[4]))[:top]
