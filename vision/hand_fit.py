@@ -3,15 +3,16 @@
 A shogi set holds 40 pieces (`vision.set_counts.SET_LIMITS`: one king a player, two rooks, ..., eighteen pawns;
 a promoted face counts as its base kind). In an even game every one of them is on the board or on a stand. Each
 stand is read on its own (`vision.hands`: one window per piece found, with its kind readings, `StandPieces`) and
-argmax-counted. With `complete_hands`, when the board's labels and the stands' likeliest kinds together show more
+argmax-counted. With `fit_whole_set`, when the board's labels and the stands' likeliest kinds together show more
 of a group than a set holds, every occupied square and every stand window gets the likeliest group such that none
 does (`fitted_groups`: an exact assignment; a square keeps its owner and face, a window may also count as no piece
 in hand): a stand window misread as a kind whose pieces are all on the board moves to its next likeliest kind, and
 an unsure board square misread as a kind the stands show surely makes room. Then a kind still short of the set's
 count (a crowded row of overlapping pawns, where the ink peaks found fewer pieces than lie there) is added to the
 stand that already holds that kind, or shared between the two when both do (the larger share to the one holding
-more), never to a stand holding none of it: a piece missing from everywhere may be off the stands. The board's own
-labels are not changed here.
+more), never to a stand holding none of it: a piece missing from everywhere may be off the stands. A board square
+the fit gave another kind takes it (`WholeSet.moved`; the reader flags it unreliable, as it does a square moved to
+fit the set on the board alone, `vision.set_counts`).
 
 It holds only where the whole set is in play: not in a handicap game (the removed pieces are in the box), not while
 the pieces are being set out, not when a hand hides part of the board. So it is an explicit choice
@@ -19,7 +20,7 @@ the pieces are being set out, not when a hand hides part of the board. So it is 
 game controller leaves it off, since it knows the hands from the moves and wants each stand's own evidence, not an
 echo of the board.
 
-Owns `StandPieces`, `complete_hands`, `fitted_groups`, `OPTIONS`, `GROUPS`.
+Owns `StandPieces`, `WholeSet`, `fit_whole_set`, `fitted_groups`, `OPTIONS`, `GROUPS`.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def _counted(choice: Iterable[int]) -> dict[str, int]:
 GROUPS: tuple[tuple[str, int], ...] = (("K", 1), ("k", 1), *((k, n) for k, n in SET_LIMITS.items() if k != "K"))
 """The set's pieces in groups, with how many each holds: each player's king, then the base kinds (a promoted face
 counts as its base kind)."""
+_GROUP_NAMES: tuple[str, ...] = tuple(name for name, _ in GROUPS)
 _NONE = len(GROUPS)
 """A window's place outside the groups: not a piece in hand (read as a king)."""
 _BIG = 1e6
@@ -95,7 +97,7 @@ def _window_costs(kinds: NDArray[np.float64]) -> NDArray[np.float64]:
     out = np.full((len(kinds), len(GROUPS) + 1), _BIG)
     logs = -np.log(np.maximum(kinds, _FLOOR))
     for option, kind in enumerate(OPTIONS):
-        column = _NONE if kind == "K" else [g for g, _ in GROUPS].index(kind)
+        column = _NONE if kind == "K" else _GROUP_NAMES.index(kind)
         out[:, column] = logs[:, option]
     return out
 
@@ -149,29 +151,49 @@ def _assignment(cost: NDArray[np.float64]) -> NDArray[np.intp]:
     return out
 
 
-def complete_hands(
+@dataclass(frozen=True)
+class WholeSet:
+    """The stands' counts and the board's labels fitted together to one set (`fit_whole_set`)."""
+
+    hands: dict[str, dict[str, int]]
+    labels: list[str]
+    """The board's labels in SFEN order: as read, but for the squares the fit gave another kind (`moved`)."""
+    moved: tuple[int, ...] = ()
+
+
+def fit_whole_set(
     stands: dict[str, StandPieces], board_probs: NDArray[np.float64], board_labels: list[str]
-) -> dict[str, dict[str, int]]:
-    """Both stands' counts ("b" and "w" needed), fitted with the board's pieces to what a set holds and filled up
-    where a kind is short. The board's own labels are not changed here (a board square the fit reads otherwise
-    only makes room); when no fit exists, each stand's own counts."""
+) -> WholeSet:
+    """Both stands' counts ("b" and "w" needed) and the board's labels, fitted together to what a set holds, the
+    stands filled up where a kind is short; when no fit exists, each stand's own counts and the board as read."""
     sides = ("b", "w")
-    raw = {side: stands[side].counts for side in sides}
     costs = np.concatenate([_board_costs(board_probs, board_labels)] + [_window_costs(stands[s].kinds) for s in sides])
-    on_board = len(costs) - sum(len(stands[s].kinds) for s in sides)
+    occupied = [square for square, label in enumerate(board_labels) if label != EMPTY]
     chosen = np.argmin(costs, axis=1)
-    chosen[:on_board] = [[g for g, _ in GROUPS].index(_group(lab)) for lab in board_labels if lab != EMPTY]
+    chosen[: len(occupied)] = [_GROUP_NAMES.index(_group(board_labels[square])) for square in occupied]
     if not _fits(chosen):
         fitted = fitted_groups(costs)
         if fitted is None:
-            return raw
+            return WholeSet({side: stands[side].counts for side in sides}, list(board_labels))
         chosen = fitted
-    split = on_board + len(stands["b"].kinds)
-    counts = {"b": _group_counts(chosen[on_board:split]), "w": _group_counts(chosen[split:])}
+    split = len(occupied) + len(stands["b"].kinds)
+    counts = {"b": _group_counts(chosen[len(occupied) : split]), "w": _group_counts(chosen[split:])}
     held = _group_counts(chosen)
     for kind in HAND_KINDS:
         _fill(counts, kind, SET_LIMITS[kind] - held.get(kind, 0))
-    return {side: {k: counts[side][k] for k in HAND_KINDS if counts[side].get(k)} for side in sides}
+    labels = list(board_labels)
+    for row, square in enumerate(occupied):
+        labels[square] = _relabelled(board_labels[square], _GROUP_NAMES[int(chosen[row])])
+    hands = {side: {k: counts[side][k] for k in HAND_KINDS if counts[side].get(k)} for side in sides}
+    return WholeSet(hands, labels, tuple(i for i in occupied if labels[i] != board_labels[i]))
+
+
+def _relabelled(label: str, group: str) -> str:
+    """The label of `group` with the owner and face of board label `label`."""
+    if group in ("K", "k"):
+        return group
+    body = ("+" if label.startswith("+") else "") + group
+    return body if label.lstrip("+").isupper() else body.lower()
 
 
 def _group(label: str) -> str:

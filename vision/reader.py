@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from vision.board import RECHECK_RATIO, BoardGeometry, Image, check_board, find_board, to_gray
 from vision.classifier import PieceClassifier, Prediction
-from vision.hand_fit import StandPieces, complete_hands
+from vision.hand_fit import StandPieces, fit_whole_set
 from vision.hands import StandLayout, read_stands
 from vision.label_prior import PROMOTED_PRIOR, with_promoted_prior
 from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_labels, square_name
@@ -72,8 +72,9 @@ class ReaderSettings:
     `lookalikes`: an unsure square's kinds move towards those of the squares whose faces look like its own in the
     same frame (`vision.lookalikes`). `promoted_prior`: the factor on the promoted faces' probabilities
     (`vision.label_prior`: promoted pieces are rare in real positions; 1: none). `complete_set`: the whole set is
-    in play (an even game), so when both stands are read and no square is hidden the hands are fitted to the
-    pieces the board leaves over (`vision.hand_fit`); off, each stand is counted on its own.
+    in play (an even game), so when both stands are read and no square is hidden the stands and the board are
+    fitted together to the set's 40 pieces (`vision.hand_fit`; a board square the fit moves is flagged unreliable);
+    off, each stand is counted on its own and the board as read.
     """
 
     sente_side: str | float | None = None
@@ -242,15 +243,15 @@ class BoardReader:
             probs = self._pooled(probs, crops)
         reason = exposure_problem(board)
         squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason))
-        self._memo.doubt(np.array([not sq.reliable for sq in squares]))
         hidden = unseen_squares(squares, prediction, self._settings, whole_frame_bad=bool(reason))
-        if not reason and not all(sq.reliable for sq in squares):
-            reason = "some squares cannot be read reliably"
         hands = None
         if self._settings.stands is not None:
             layout = self._settings.stands
             stands = read_stands(image, geometry, layout, self._classifier, self._calibration, memo=self._stand_memo)
-            hands = self._hands(stands, probs, squares, hidden)
+            hands, squares = self._hands(stands, probs, squares, hidden)
+        self._memo.doubt(np.array([not sq.reliable for sq in squares]))
+        if not reason and not all(sq.reliable for sq in squares):
+            reason = "some squares cannot be read reliably"
         rim = rim_view(image, geometry)
         ms = (self._clock() - start) * 1000
         return BoardRead(True, reason, tuple(squares), probs, hands, geometry, ms, hidden, rim)
@@ -261,14 +262,19 @@ class BoardReader:
         probs: NDArray[np.float64],
         squares: list[SquareRead],
         hidden: tuple[int, ...],
-    ) -> dict[str, dict[str, int]] | None:
-        """Each read stand's pieces by kind (None: neither read); with `complete_set`, both stands read and no
-        square hidden, fitted to what the board leaves over (`vision.hand_fit.complete_hands`)."""
+    ) -> tuple[dict[str, dict[str, int]] | None, list[SquareRead]]:
+        """Each read stand's pieces by kind (None: neither read), and the squares; with `complete_set`, both
+        stands read and no square hidden, the stands and the board fitted together to one set
+        (`vision.hand_fit.fit_whole_set`), a square the fit gave another kind flagged unreliable."""
         if not stands:
-            return None
-        if self._settings.complete_set and set(stands) == {"b", "w"} and not hidden:
-            return complete_hands(stands, probs, [square.label for square in squares])
-        return {side: pieces.counts for side, pieces in stands.items()}
+            return None, squares
+        if not (self._settings.complete_set and set(stands) == {"b", "w"} and not hidden):
+            return {side: pieces.counts for side, pieces in stands.items()}, squares
+        whole = fit_whole_set(stands, probs, [square.label for square in squares])
+        for i in whole.moved:
+            label = whole.labels[i]
+            squares[i] = SquareRead(label, float(probs[i, SQUARE_LABELS.index(label)]), squares[i].top, False)
+        return whole.hands, squares
 
     def _forget(self) -> None:
         """Drop what the memos remember of the squares and the stands (the next read reads them all)."""

@@ -91,7 +91,9 @@ class Tally:
     hand_right: int = 0
     set_hand_entries: int = 0
     set_hand_right: int = 0
-    """Hand counts of the same frames read with `ReaderSettings.complete_set` (the whole set in play)."""
+    set_squares_right: int = 0
+    """Hand counts, and board squares right, of the same frames read with `ReaderSettings.complete_set` (the
+    whole set in play: `vision.hand_fit` may move board squares too)."""
     hands_unknown: int = 0
     stands_unknown: int = 0
     orient: int = 0
@@ -210,7 +212,8 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"hands, stands in view:  {_pct(wide.hand_right, wide.hand_entries)} of counts right"
         f" (stands unknown: {wide.stands_unknown} of {2 * args.hands_n}; wide overhead shots); with the whole set in"
-        f" play {_pct(wide.set_hand_right, wide.set_hand_entries)}"
+        f" play {_pct(wide.set_hand_right, wide.set_hand_entries)}; their board squares"
+        f" {_pct(wide.squares_right, wide.squares)}, with the whole set {_pct(wide.set_squares_right, wide.squares)}"
     )
     print(f"load average (1, 5, 15 min): {_load(load_before)} at the start, {_load(os.getloadavg())} at the end")
     return 0
@@ -314,6 +317,10 @@ def hands_in_view(
             settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), complete_set=whole_set)
             result = BoardReader(classifier, settings).read(frame.image)
             score_hands(tally, frame.hands, result.hands if result.board_found else None, complete_set=whole_set)
+            if result.board_found and whole_set:
+                tally.set_squares_right += sum(a == b for a, b in zip(result.labels, frame.labels, strict=True))
+            elif result.board_found:
+                score_board(tally, list(frame.labels), result.labels)
     return tally
 
 

@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from controller.bench.vision_bench import Tally, report
+from controller.bench.vision_bench import Tally, report, score_hands
 from vision.errors import CalibrationError
 
 
@@ -17,3 +17,15 @@ def test_a_failed_calibration_is_reported_beside_the_other_figures(capsys: pytes
     out = capsys.readouterr().out
     assert "square accuracy:        98.765 %" in out
     assert "calibrated (ryoko_1kanji):  not calibrated: flipped photo: board not found" in out
+
+
+def test_hand_counts_with_the_whole_set_are_tallied_apart() -> None:
+    """A read made with the whole set in play counts in its own figures; an unknown stand is tallied once."""
+    tally = Tally()
+    truth = {"P": 3, "b": 1}
+    score_hands(tally, truth, {"b": {"P": 2}, "w": {"B": 1}})
+    score_hands(tally, truth, {"b": {"P": 3}, "w": {"B": 1}}, complete_set=True)
+    score_hands(tally, truth, {"b": {"P": 3}})
+    score_hands(tally, truth, {"b": {"P": 3}}, complete_set=True)
+    assert (tally.hand_entries, tally.hand_right, tally.stands_unknown) == (21, 6 + 7 + 7, 1)
+    assert (tally.set_hand_entries, tally.set_hand_right) == (21, 21)

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from vision.hand_fit import OPTIONS, StandPieces, _assignment, complete_hands
+from vision.hand_fit import OPTIONS, StandPieces, _assignment, fit_whole_set
 from vision.labels import EMPTY, SQUARE_LABELS, labels_from_board_field
 
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
@@ -42,7 +42,7 @@ def _probs(labels: list[str], sure: float = 0.97) -> np.ndarray:
 
 
 def _complete(stands: dict[str, StandPieces], labels: list[str]) -> dict[str, dict[str, int]]:
-    return complete_hands(stands, _probs(labels), labels)
+    return fit_whole_set(stands, _probs(labels), labels).hands
 
 
 def test_assignment_is_the_least_cost_one() -> None:
@@ -67,8 +67,8 @@ def test_a_kind_with_no_room_goes_to_the_next_likeliest() -> None:
 
 def test_an_unsure_board_square_makes_room_for_a_sure_stand_piece() -> None:
     """Gote's bishop is in sente's hand, read surely there; on the board a sente pawn is read as a bishop at 0.5
-    (a pawn at 0.45). Three bishops are one too many: the unsure square gives way, and the pawns are all there, so
-    none is added to gote's stand, which shows one pawn window."""
+    (a pawn at 0.45). Three bishops are one too many: the unsure square gives way and reads as the pawn it is, and
+    the pawns are all there, so none is added to gote's stand, which shows one pawn window."""
     labels = _board("bp")
     probs = _probs(labels)
     square = labels.index("P")
@@ -76,7 +76,9 @@ def test_an_unsure_board_square_makes_room_for_a_sure_stand_piece() -> None:
     probs[square] = 0.05 / (len(SQUARE_LABELS) - 2)
     probs[square, SQUARE_LABELS.index("B")], probs[square, SQUARE_LABELS.index("P")] = 0.5, 0.45
     stands = {"b": _stand(_window(B=0.95)), "w": _stand(_window(P=0.9))}
-    assert complete_hands(stands, probs, labels) == {"b": {"B": 1}, "w": {"P": 1}}
+    whole = fit_whole_set(stands, probs, labels)
+    assert whole.hands == {"b": {"B": 1}, "w": {"P": 1}}
+    assert whole.moved == (square,) and whole.labels[square] == "P"
 
 
 def test_a_crowded_row_is_filled_up_on_its_own_stand() -> None:
