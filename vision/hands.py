@@ -9,8 +9,8 @@ each peak is classified (an unsure window, top probability under 0.9, also from 
 side, its readings combined as the board's unsure squares' are: `shifted_windows`), and windows that see a piece
 are merged (non-maximum suppression: pieces lie side by
 side, so the same piece is only merged within less than a piece's width across and a piece's length along).
-`read_stands` gives each kept window's kind readings (`vision.hand_fit.StandPieces`), `read_hands` their likeliest
-kinds counted; with the whole set in play the reader fits both stands to what the board leaves over
+`read_stands` gives each kept window's kind readings (`vision.hand_fit.StandPieces`, whose `counts` are their
+likeliest kinds counted); with the whole set in play the reader fits both stands to what the board leaves over
 (`vision.hand_fit.fit_whole_set`). Each stand is read on its own: one that is not wholly inside the frame, or
 that is covered, is unknown (its side is left out of the result), and the other stand still counts. A side
 present with no kinds (`{}`) is an empty stand; a side absent is unknown, not empty; None is both unknown.
@@ -94,22 +94,6 @@ class StandLayout:
     seed 11), counts right / too low / too high: 0.5 across 815 / 17 / 8 of 840; 0.4: 815 / 10 / 15; 0.3: 815 / 7 / 18;
     merging only windows of the same read kind: 816 / 16 / 8. Telling a crowded row's pieces apart needs another
     cue (each piece's pointed top along the row's outline, say)."""
-
-
-def read_hands(
-    image: Image,
-    geometry: BoardGeometry,
-    layout: StandLayout,
-    classifier: PieceClassifier,
-    calibration: Calibrator | None = None,
-    *,
-    memo: StandMemo | None = None,
-) -> dict[str, dict[str, int]] | None:
-    """{"b": {kind: n}, "w": {kind: n}}: the pieces on each stand that could be read (`read_stands`, each window
-    its likeliest kind). A side whose stand is out of the frame or covered is left out (unknown); None when neither
-    stand could be read."""
-    stands = read_stands(image, geometry, layout, classifier, calibration, memo=memo)
-    return {side: pieces.counts for side, pieces in stands.items()} or None
 
 
 def read_stands(

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.classifier import PieceClassifier
-from vision.hands import StandLayout, read_hands
+from vision.hands import StandLayout, read_stands
 from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings
 from vision.render import CameraPose, RenderOptions, render_position
@@ -65,11 +65,11 @@ def test_stands_out_of_view_are_unknown(classifier: PieceClassifier) -> None:
 
 
 def test_stand_beyond_frame_edge_not_rectified(classifier: PieceClassifier) -> None:
-    """read_hands refuses to guess when a stand's corner lies outside the image."""
+    """read_stands refuses to guess when a stand's corner lies outside the image: neither stand is read."""
     frame = render_position(
         f"{BOARD} b P", RenderOptions.fast(style="kanji_light", seed=6, size=(640, 480), pose=CameraPose(fill=0.9))
     )
     from vision.board import BoardGeometry
 
     geometry = BoardGeometry(np.asarray(frame.board_corners_px, dtype=np.float64), 1.0)
-    assert read_hands(frame.image, geometry, StandLayout(), classifier) is None
+    assert read_stands(frame.image, geometry, StandLayout(), classifier) == {}
