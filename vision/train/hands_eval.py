@@ -3,14 +3,15 @@ never the held-out styles of `train_classifier.HELD_OUT`, whose hand counts only
 scores).
 
 Wide frames of real game positions (both stands in the picture, camera within 20 degrees of overhead, as the
-benchmark's hand frames) of a `dev_eval` family (`artwork`: the shipped training styles; `plain`, `one`,
-`proxy`: faces drawn from fonts no training run uses) are read by the full reader, sente's side given. Prints
-the share of hand counts right (7 kinds per stand), stands not read, counts too low and too high, the board
-squares right on these frames (`--complete-set` may move them, `vision.hand_fit`), and the
-largest errors (style, side, kind, true count, count read), so that a change to the stand reading can be chosen
-without looking at the held-out styles.
+benchmark's hand frames; `--frames main`: random poses, as the benchmark's main frames, mostly one stand in view or
+none) of a `dev_eval` family (`artwork`: the shipped training styles; `plain`, `one`, `proxy`: faces drawn from
+fonts no training run uses) are read by the full reader, sente's side given. Prints the share of hand counts right
+(7 kinds per stand), stands not read, counts too low and too high, the board squares right on these frames
+(`--complete-set` may move them, `vision.hand_fit`), and the largest errors (style, side, kind, true count, count
+read), so that a change to the stand reading can be chosen without looking at the held-out styles.
 
-    .venv/bin/python -m vision.train.hands_eval --family artwork --n 60 [--seed 5] [--model PATH] [--complete-set]
+    .venv/bin/python -m vision.train.hands_eval --family artwork --n 60 [--seed 5] [--model PATH] [--complete-set] \
+        [--frames wide|main]
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ import numpy as np
 
 from vision.labels import HAND_KINDS
 from vision.train.dev_eval import family_setup
+
+SIZE = (960, 720)
+"""Frame size (the benchmark's)."""
 
 
 @dataclass
@@ -57,9 +61,12 @@ def side_hands(hands: dict[str, int], side: str) -> dict[str, int]:
     return {k.upper(): n for k, n in hands.items() if k.isupper() == (side == "b")}
 
 
-def evaluate(family: str, n: int, seed: int, model: Path | None, *, complete_set: bool = False) -> HandTally:
-    """Render and read n wide frames of a development family (`complete_set`: the reader's
-    `ReaderSettings.complete_set`)."""
+def evaluate(
+    family: str, n: int, seed: int, model: Path | None, *, complete_set: bool = False, frames: str = "wide"
+) -> HandTally:
+    """Render and read n frames of a development family: `wide` (both stands in view) or `main` (random poses,
+    as `shogi-robot bench vision`'s main frames: often one stand in view or none). `complete_set`: the reader's
+    `ReaderSettings.complete_set`."""
     import cv2
 
     from vision.orientation import sente_direction
@@ -74,8 +81,13 @@ def evaluate(family: str, n: int, seed: int, model: Path | None, *, complete_set
     tally = HandTally()
     for i in range(n):
         style = styles[i % len(styles)]
-        pose = CameraPose(tilt_deg=float(rng.uniform(0, 20)), roll_deg=float(rng.uniform(-20, 20)), fill=0.45)
-        options = RenderOptions(style=style, seed=seed * 7000 + i, size=(960, 720), pose=pose, style_dir=dirs[style])
+        if frames == "wide":
+            pose = CameraPose(tilt_deg=float(rng.uniform(0, 20)), roll_deg=float(rng.uniform(-20, 20)), fill=0.45)
+            options = RenderOptions(
+                style=style, seed=seed * 7000 + i, size=(960, 720), pose=pose, style_dir=dirs[style]
+            )
+        else:
+            options = RenderOptions(style=style, seed=seed * 1000 + i, size=(960, 720), style_dir=dirs[style])
         frame = render_position(random_sfen(games, rng), options)
         settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), complete_set=complete_set)
         reader = BoardReader(classifier, settings)
@@ -115,8 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--complete-set", action="store_true", help="hands fitted to what the board leaves over (vision.hand_fit)"
     )
+    parser.add_argument("--frames", choices=("wide", "main"), default="wide", help="wide shots or random poses")
     args = parser.parse_args(argv)
-    tally = evaluate(args.family, args.n, args.seed, args.model, complete_set=args.complete_set)
+    tally = evaluate(args.family, args.n, args.seed, args.model, complete_set=args.complete_set, frames=args.frames)
     print(report(tally), flush=True)
     return 0
 
