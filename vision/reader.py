@@ -72,9 +72,10 @@ class ReaderSettings:
     `lookalikes`: an unsure square's kinds move towards those of the squares whose faces look like its own in the
     same frame (`vision.lookalikes`). `promoted_prior`: the factor on the promoted faces' probabilities
     (`vision.label_prior`: promoted pieces are rare in real positions; 1: none). `complete_set`: the whole set is
-    in play (an even game), so when both stands are read and no square is hidden the stands and the board are
-    fitted together to the set's 40 pieces (`vision.hand_fit`; a board square the fit moves is flagged unreliable);
-    off, each stand is counted on its own and the board as read.
+    in play (an even game), so when a stand is read and no square is hidden the stands and the board are fitted
+    together to the set's 40 pieces (`vision.hand_fit`; a board square the fit moves is flagged unreliable; a kind
+    short of the set is filled up only when both stands are read); off, each stand is counted on its own and the
+    board as read.
     """
 
     sente_side: str | float | None = None
@@ -263,12 +264,12 @@ class BoardReader:
         squares: list[SquareRead],
         hidden: tuple[int, ...],
     ) -> tuple[dict[str, dict[str, int]] | None, list[SquareRead]]:
-        """Each read stand's pieces by kind (None: neither read), and the squares; with `complete_set`, both
-        stands read and no square hidden, the stands and the board fitted together to one set
-        (`vision.hand_fit.fit_whole_set`), a square the fit gave another kind flagged unreliable."""
+        """Each read stand's pieces by kind (None: neither read), and the squares; with `complete_set` and no
+        square hidden, the stands read and the board fitted together to one set (`vision.hand_fit.fit_whole_set`),
+        a square the fit gave another kind flagged unreliable."""
         if not stands:
             return None, squares
-        if not (self._settings.complete_set and set(stands) == {"b", "w"} and not hidden):
+        if not (self._settings.complete_set and not hidden):
             return {side: pieces.counts for side, pieces in stands.items()}, squares
         whole = fit_whole_set(stands, probs, [square.label for square in squares])
         for i in whole.moved:

@@ -103,3 +103,10 @@ def test_no_fit_leaves_the_stands_as_read() -> None:
     labels[labels.index(EMPTY)] = "P"
     stands = {"b": _stand(_window(L=0.9), _window(P=0.9)), "w": _stand()}
     assert _complete(stands, labels) == {"b": {"L": 1, "P": 1}, "w": {}}
+
+
+def test_one_stand_is_fitted_but_not_filled_up() -> None:
+    """Only sente's stand is read: a window read as a lance where every lance is on the board is the pawn it next
+    looks like, but the pawns the board leaves over are not added (gote's unseen stand may hold them)."""
+    stands = {"b": _stand(_window(L=0.6, P=0.35), *[_window(P=0.9)] * 2)}
+    assert _complete(stands, _board("PPPPPPPPPppppppppG")) == {"b": {"P": 3}}
