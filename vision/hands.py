@@ -10,7 +10,7 @@ side, its readings combined as the board's unsure squares' are: `shifted_windows
 are merged (non-maximum suppression: pieces lie side by
 side, so the same piece is only merged within less than a piece's width across and a piece's length along).
 `read_stands` gives each kept window's kind readings (`vision.hand_fit.StandPieces`, whose `counts` are their
-likeliest kinds counted); with the whole set in play the reader fits both stands to what the board leaves over
+likeliest kinds counted); with the whole set in play the reader fits the stands to what the board leaves over
 (`vision.hand_fit.fit_whole_set`). Each stand is read on its own: one that is not wholly inside the frame, or
 that is covered, is unknown (its side is left out of the result), and the other stand still counts. A side
 present with no kinds (`{}`) is an empty stand; a side absent is unknown, not empty; None is both unknown.

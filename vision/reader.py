@@ -113,9 +113,10 @@ class BoardRead:
     probs: NDArray[np.float64] | None = None
     """81×29 probabilities over SQUARE_LABELS in SFEN order (None when no board was found)."""
     hands: dict[str, dict[str, int]] | None = None
-    """Pieces on each stand read, per side: {"b": {kind: count}, "w": {...}}. Each stand is read on its own: a
-    side present with `{}` is an empty stand, a side absent is unknown (its stand out of view or covered), and
-    None means neither stand could be read (unknown, not empty)."""
+    """Pieces on each stand read, per side: {"b": {kind: count}, "w": {...}}. Each stand is read on its own (with
+    `ReaderSettings.complete_set`, fitted with the board to one set: `vision.hand_fit`): a side present with `{}`
+    is an empty stand, a side absent is unknown (its stand out of view or covered), and None means neither stand
+    could be read (unknown, not empty)."""
     geometry: BoardGeometry | None = None
     ms: float = 0.0
     hidden: tuple[int, ...] | None = None
@@ -272,10 +273,11 @@ class BoardReader:
         if not (self._settings.complete_set and not hidden):
             return {side: pieces.counts for side, pieces in stands.items()}, squares
         whole = fit_whole_set(stands, probs, [square.label for square in squares])
+        fitted = list(squares)
         for i in whole.moved:
             label = whole.labels[i]
-            squares[i] = SquareRead(label, float(probs[i, SQUARE_LABELS.index(label)]), squares[i].top, False)
-        return whole.hands, squares
+            fitted[i] = SquareRead(label, float(probs[i, SQUARE_LABELS.index(label)]), squares[i].top, False)
+        return whole.hands, fitted
 
     def _forget(self) -> None:
         """Drop what the memos remember of the squares and the stands (the next read reads them all)."""
