@@ -47,7 +47,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.labels import EMPTY, HAND_KINDS, SQUARE_LABELS
-from vision.set_counts import SET_LIMITS
+from vision.set_counts import GROUP_LIMITS, SET_LIMITS, label_group, same_face
 
 OPTIONS: tuple[str, ...] = (*HAND_KINDS, "K")
 """A stand window's kinds: the seven that can be in hand, then the king (a window read as a king counts as
@@ -76,9 +76,13 @@ def _counted(choice: Iterable[int]) -> dict[str, int]:
     return counts
 
 
-GROUPS: tuple[tuple[str, int], ...] = (("K", 1), ("k", 1), *((k, n) for k, n in SET_LIMITS.items() if k != "K"))
-"""The set's pieces in groups, with how many each holds: each player's king, then the base kinds (a promoted face
-counts as its base kind)."""
+GROUPS: tuple[tuple[str, int], ...] = (
+    ("K", 1),
+    ("k", 1),
+    *((g, n) for g, n in GROUP_LIMITS.items() if g not in ("K", "k")),
+)
+"""The set's pieces in groups (`vision.set_counts.GROUP_LIMITS`), with how many each holds: each player's king,
+then the base kinds (a promoted face counts as its base kind)."""
 _GROUP_NAMES: tuple[str, ...] = tuple(name for name, _ in GROUPS)
 _NONE = len(GROUPS)
 """A window's place outside the groups: not a piece in hand (read as a king)."""
@@ -93,14 +97,9 @@ def _board_costs(probs: NDArray[np.float64], labels: list[str]) -> NDArray[np.fl
     for square, label in enumerate(labels):
         if label == EMPTY:
             continue
-        sente, promoted = label.lstrip("+").isupper(), label.startswith("+")
         row = np.full(len(GROUPS) + 1, _BIG)
         for g, (group, _) in enumerate(GROUPS):
-            if group in ("K", "k"):
-                target = group if not promoted and (group == "K") == sente else None
-            else:
-                target = None if promoted and group == "G" else ("+" if promoted else "") + group
-                target = target if target is None or sente else target.lower()
+            target = same_face(label, group)
             if target is not None:
                 row[g] = -np.log(max(float(probs[square, SQUARE_LABELS.index(target)]), _FLOOR))
         rows.append(row)
@@ -192,7 +191,7 @@ def fit_whole_set(
     rest). When no fit exists, each stand's own counts and the board as read."""
     sides: tuple[str, ...] = tuple(side for side in ("b", "w") if side in stands)
     occupied = [square for square, label in enumerate(board_labels) if label != EMPTY]
-    as_read = np.array([_GROUP_NAMES.index(_group(board_labels[square])) for square in occupied], dtype=np.intp)
+    as_read = np.array([_GROUP_NAMES.index(str(label_group(board_labels[i]))) for i in occupied], dtype=np.intp)
     board = _board_costs(board_probs, board_labels) if len(sides) == 2 else _held(as_read)
     costs = np.concatenate([board] + [_window_costs(stands[s].kinds) for s in sides])
     chosen = np.argmin(costs, axis=1)
@@ -209,22 +208,9 @@ def fit_whole_set(
         _fill(counts, kind, SET_LIMITS[kind] - held.get(kind, 0))
     labels = list(board_labels)
     for row, square in enumerate(occupied):
-        labels[square] = _relabelled(board_labels[square], _GROUP_NAMES[int(chosen[row])])
+        labels[square] = str(same_face(board_labels[square], _GROUP_NAMES[int(chosen[row])]))
     hands = {side: {k: counts[side][k] for k in HAND_KINDS if counts[side].get(k)} for side in sides}
     return WholeSet(hands, labels, tuple(i for i in occupied if labels[i] != board_labels[i]))
-
-
-def _relabelled(label: str, group: str) -> str:
-    """The label of `group` with the owner and face of board label `label`."""
-    if group in ("K", "k"):
-        return group
-    body = ("+" if label.startswith("+") else "") + group
-    return body if label.lstrip("+").isupper() else body.lower()
-
-
-def _group(label: str) -> str:
-    """A board label's group: the owner's king, or the base kind."""
-    return label if label in ("K", "k") else label.upper().lstrip("+")
 
 
 def _fits(chosen: NDArray[np.intp]) -> bool:

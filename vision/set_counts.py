@@ -52,7 +52,7 @@ SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L
 _SENTE_KING, _GOTE_KING = "K", "k"
 
 
-def _group(label: str) -> str | None:
+def label_group(label: str) -> str | None:
     """The counted group of a label: its base kind, or the owner's king (one each); None for an empty square."""
     if SQUARE_LABELS.index(label) == EMPTY_INDEX:
         return None
@@ -61,15 +61,16 @@ def _group(label: str) -> str | None:
     return label.upper().lstrip("+")
 
 
-_GROUPS: tuple[str | None, ...] = tuple(_group(label) for label in SQUARE_LABELS)
+_GROUPS: tuple[str | None, ...] = tuple(label_group(label) for label in SQUARE_LABELS)
 _FACES: tuple[tuple[bool, bool] | None, ...] = tuple(  # owner (sente?) and face (promoted?); None: empty
     None if i == EMPTY_INDEX else (label.lstrip("+").isupper(), label.startswith("+"))
     for i, label in enumerate(SQUARE_LABELS)
 )
 _ALIKE = np.array([[a is not None and a == b for b in _FACES] for a in _FACES], dtype=bool)
 """[i, j]: labels i and j are pieces of the same owner and face (what a repair keeps)."""
-_CAPACITY: dict[str, int] = {**{k: n for k, n in SET_LIMITS.items() if k != "K"}, _SENTE_KING: 1, _GOTE_KING: 1}
-_ORDER: tuple[str, ...] = tuple(_CAPACITY)
+GROUP_LIMITS: dict[str, int] = {**{k: n for k, n in SET_LIMITS.items() if k != "K"}, _SENTE_KING: 1, _GOTE_KING: 1}
+"""How many pieces each group (`label_group`) a set holds: the base kinds, and one king for each player."""
+_ORDER: tuple[str, ...] = tuple(GROUP_LIMITS)
 """The groups, in a fixed order (their nodes in `best_fit`'s graph; the spare-room node comes after them)."""
 _ALT = np.array(
     [
@@ -79,6 +80,15 @@ _ALT = np.array(
     dtype=np.intp,
 )
 """[label, group]: the label of that group with the same owner and face as the label (-1: none; an empty square)."""
+
+
+def same_face(label: str, group: str) -> str | None:
+    """The label of `group` with the owner and face of board label `label` (None: the group has none, as no
+    promoted gold, or a king of the other player)."""
+    j = int(_ALT[SQUARE_LABELS.index(label), _ORDER.index(group)])
+    return None if j < 0 else SQUARE_LABELS[j]
+
+
 _GAIN = 1e-9
 """Least rise of the log-likelihood that counts as a better fit (against rounding)."""
 
@@ -90,7 +100,7 @@ def over_limit(chosen: NDArray[np.intp]) -> dict[str, list[int]]:
         group = _GROUPS[int(label)]
         if group is not None:
             members.setdefault(group, []).append(square)
-    return {group: squares for group, squares in members.items() if len(squares) > _CAPACITY[group]}
+    return {group: squares for group, squares in members.items() if len(squares) > GROUP_LIMITS[group]}
 
 
 def over_limit_squares(chosen: NDArray[np.intp]) -> set[int]:
@@ -151,10 +161,10 @@ def _improving_chain(logp: NDArray[np.float64], labels: NDArray[np.intp]) -> lis
         pick[g] = best
         weight[n, g] = 0.0
         weight[g, g] = np.inf
-        if len(rows) < _CAPACITY[_ORDER[g]]:
+        if len(rows) < GROUP_LIMITS[_ORDER[g]]:
             weight[g, n] = 0.0
     for g in range(n):
-        if not (member == g).any() and _CAPACITY[_ORDER[g]] > 0:
+        if not (member == g).any() and GROUP_LIMITS[_ORDER[g]] > 0:
             weight[g, n] = 0.0
     cycle = _negative_cycle(weight)
     if cycle is None:
@@ -208,7 +218,7 @@ def _cheapest_move(
         group = _GROUPS[int(label)]
         if group is not None:
             counts[group] = counts.get(group, 0) + 1
-    open_labels = np.array([g is not None and counts.get(g, 0) < _CAPACITY[g] for g in _GROUPS], dtype=bool)
+    open_labels = np.array([g is not None and counts.get(g, 0) < GROUP_LIMITS[g] for g in _GROUPS], dtype=bool)
     best: tuple[float, int, int] | None = None
     for squares in over.values():
         for square in squares:

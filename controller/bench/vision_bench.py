@@ -148,11 +148,12 @@ def score_hands(
         tally.hands_unknown += 1
         tally.stands_unknown += 2
         return
+    got = got or {}
     for side in ("b", "w"):
-        if side not in (got or {}):
+        if side not in got:
             tally.stands_unknown += not complete_set
             continue
-        right = sum((got or {})[side].get(k, 0) == truth.get(k if side == "b" else k.lower(), 0) for k in HAND_KINDS)
+        right = sum(got[side].get(k, 0) == truth.get(k if side == "b" else k.lower(), 0) for k in HAND_KINDS)
         if complete_set:
             tally.set_hand_entries += len(HAND_KINDS)
             tally.set_hand_right += right
