@@ -30,6 +30,20 @@ or 0.2 (faint two-character faces lose peaks; with every window shifted, seed 5:
 509 -> 504 and 503), and each kept piece's kind read
 again from one window at the mean place of the windows merged into it (seed 11: artwork 545 -> 539, plain 509 ->
 513).
+
+Tried on 2026-11-29 and not kept: mending the main frames' counts too high. At a steep camera a stand's piece is
+seen blurred, its outline (and shadow) darker than its character, so the ink peaks sit on its two edges, about 0.8
+of a square apart: farther than touching pieces in a row (0.64), so no merge distance tells them from two pieces.
+`hands_eval`, 30 frames each, counts right (main frames: artwork seed 3111, of 112; wide frames: artwork and plain
+seed 3101, of 420 each), now -> tried: the density a box of a piece's size (0.6 × 0.7 squares) instead of the
+Gaussian: main 101 -> 107, wide artwork 403 -> 383 (two stands unread), plain 387 -> 378; a Gaussian of 0.22
+squares: main 103; each peak moved to the box density's largest value within 0.3 (0.2) squares: main 108 (108),
+wide 397 (398) and 376 (379), only where that gains 15 % (30 %): main 108 (106), wide 401 (402) and 378 (379);
+the moved peaks added to the first ones: main 102, wide 400-404 and 381; two kept windows side by side (0.45-0.95
+apart across) replaced by the window between them when that reads a piece more surely than either: main 102,
+wide 396 and 381. The pieces on the wide frames' stands are smaller (0.55-0.65 of a square across, against
+0.85-0.95 on those main frames' artwork), so a box of one size moves their peaks off the characters and merges a
+row's neighbours: the ink map needs the piece's size first.
 """
 
 from __future__ import annotations
