@@ -23,6 +23,7 @@ _MAX_SEGMENTS = 60  # longest segments kept for the vanishing-point search
 _ANGLE_TOL = 0.02  # radians: a segment points at a vanishing point within this
 _MIN_FAMILY = 6  # segments a pencil of grid lines needs
 _MIN_CROSSING = np.deg2rad(25)  # the two pencils cross at least at this angle
+_SAME_LINE = 1e-6  # two segments' lines whose cross product is this small are one line
 _MIN_HORIZON = 0.55  # the vanishing line lies at least this far from the picture centre (picture side = 1)
 
 
@@ -71,8 +72,11 @@ def vanishing_points(segs: FloatArray, wanted: int = 3) -> list[tuple[FloatArray
         idx = np.flatnonzero(free)
         a, b = np.triu_indices(len(idx), 1)
         vps = np.cross(lines[idx[a]], lines[idx[b]])
-        vps /= np.maximum(np.linalg.norm(vps, axis=1, keepdims=True), 1e-12)
-        inliers = _pointing_error(segs[idx], vps) < _ANGLE_TOL
+        norms = np.linalg.norm(vps, axis=1, keepdims=True)
+        vps /= np.maximum(norms, 1e-12)
+        # two segments on one line (a grid line broken by a piece) meet nowhere: their "point" is the null
+        # vector, at which every segment would seem to point
+        inliers = (_pointing_error(segs[idx], vps) < _ANGLE_TOL) & (norms > _SAME_LINE)
         best = int(np.argmax(inliers.astype(np.float64) @ lengths[idx]))
         members = np.zeros(len(segs), dtype=bool)
         members[idx[inliers[best]]] = True

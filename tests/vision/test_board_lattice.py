@@ -96,3 +96,22 @@ def test_vanishing_points_of_two_pencils() -> None:
     for (vp, members), (want, count) in zip(found, (((320.0, -2000.0), 12), ((5000.0, 300.0), 9)), strict=False):
         assert np.allclose(vp[:2] / vp[2], want, rtol=0.02)
         assert members.sum() == count
+
+
+def test_vanishing_points_ignore_two_segments_of_one_line() -> None:
+    """Two segments on one line (a grid line broken by a piece, as Hough gives it) meet nowhere: their cross
+    product is the null vector, which every segment would seem to point at. The pencils are found as without them
+    (dev frames 93055 and 91123 of session 31: one 'pencil' of all 58 segments, no board found)."""
+    rng = np.random.default_rng(0)
+    segs = np.concatenate(
+        [
+            _pencil_segments((320.0, -2000.0), 12, rng),
+            _pencil_segments((5000.0, 300.0), 9, rng),
+            np.array([[100.0, 100.0, 200.0, 100.0], [250.0, 100.0, 400.0, 100.0]]),
+        ]
+    )
+    found = vanishing_points(segs)
+    assert len(found) >= 2
+    for (vp, members), (want, count) in zip(found, (((320.0, -2000.0), 12), ((5000.0, 300.0), 9)), strict=False):
+        assert np.allclose(vp[:2] / vp[2], want, rtol=0.02)
+        assert members.sum() == count
