@@ -26,6 +26,13 @@ from vision.squares import CELL, CROP, MARGIN, rectified_board, square_crops
 PIECE_VARIANTS = 24  # jittered copies of each known piece square (12 -> 24: +0.04 points on training styles)
 _EMPTY_VARIANTS = 3  # ... of each empty square (they are many and alike)
 _SHIFT, _TURN, _SCALE = 7.0, 10.0, 0.15  # jitter: pixels (of a CROP-pixel crop), degrees, fraction per axis
+"""Jitter of the calibration's crops: pixels (of a CROP-pixel crop), degrees, fraction per axis. Tried on 2026-11-29
+and not kept: a larger shift (every calibrated error under other poses of `calib_eval --family plain --n 6` fell at
+cameras 30-45 degrees from vertical, where faces sit off centre by parallax). Calibrated squares wrong, rig + other
+poses (`calib_eval --n 12 --seed 91`), shift 7 / 10 / 13 pixels: one-character faces (plain) 3 + 25 / 2 + 30 / 7 +
+26 of 4860 + 4860; two-character faces (plain2) 79 + 121 / 81 + 114 / 83 + 116 of 4860 + 4779; in all 228 / 227 /
+232 (the rule, fixed before: at least 5 fewer). Most of plain2's rig errors are one style (klee), whose rig frames
+(the calibration photos' pose and light) show faces too blurred to read."""
 MOVED_VARIANTS = 6
 """Jittered crops of each start piece moved onto an empty square of the same photo, per move (two moves each;
 `vision.relocate`): a set learnt from the start sees each kind only on its start squares, and read other pieces on
