@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 import numpy as np
@@ -26,7 +27,7 @@ from vision.hand_fit import StandPieces, fit_whole_set
 from vision.hands import StandLayout, read_stands
 from vision.label_prior import PROMOTED_PRIOR, with_promoted_prior
 from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_labels, square_name
-from vision.lookalikes import pool_lookalikes
+from vision.lookalikes import FIT_LIKENESS, fit_likeness, pool_lookalikes
 from vision.orientation import axes_swapped, turns_for_side
 from vision.owner_cue import apply_owner_cue, measure
 from vision.rim import RimView, rim_view
@@ -75,7 +76,8 @@ class ReaderSettings:
     in play (an even game), so when a stand is read and no square is hidden the stands and the board are fitted
     together to the set's 40 pieces (`vision.hand_fit`; a board square the fit moves is flagged unreliable; a kind
     short of the set is filled up only when both stands are read); off, each stand is counted on its own and the
-    board as read.
+    board as read. `fit_likeness`: where the likeliest labels show more pieces of a kind than a set holds, the
+    set fit weighs how alike the faces are as well (`vision.lookalikes.fit_likeness`; 0: probabilities alone).
     """
 
     sente_side: str | float | None = None
@@ -90,6 +92,7 @@ class ReaderSettings:
     lookalikes: bool = True
     promoted_prior: float = PROMOTED_PRIOR
     complete_set: bool = False
+    fit_likeness: float = FIT_LIKENESS
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,7 @@ class BoardReader:
         self._memo = SquareMemo(self._settings.reread_delta or DELTA)
         self._stand_memo = None if self._settings.reread_delta is None else StandMemo(self._settings.reread_delta)
         self._last_pooled: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
+        self._last_fit_terms: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
 
     def reset(self) -> None:
         """Forget the grid (the next read searches for it again, and reads every square)."""
@@ -244,7 +248,8 @@ class BoardReader:
         if self._settings.lookalikes:
             probs = self._pooled(probs, crops)
         reason = exposure_problem(board)
-        squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason))
+        fit_terms = partial(self._fit_terms, probs, crops) if self._settings.fit_likeness > 0 else None
+        squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason), fit_terms=fit_terms)
         hidden = unseen_squares(squares, prediction, self._settings, whole_frame_bad=bool(reason))
         hands = None
         if self._settings.stands is not None:
@@ -283,6 +288,7 @@ class BoardReader:
         """Drop what the memos remember of the squares and the stands (the next read reads them all)."""
         self._memo.forget()
         self._last_pooled = None
+        self._last_fit_terms = None
         if self._stand_memo is not None:
             self._stand_memo.forget()
 
@@ -294,6 +300,15 @@ class BoardReader:
         pooled = pool_lookalikes(probs, crops)
         self._last_pooled = (probs.copy(), pooled)
         return pooled
+
+    def _fit_terms(self, probs: NDArray[np.float64], crops: Image, labels: NDArray[np.intp]) -> NDArray[np.float64]:
+        """`vision.lookalikes.fit_likeness` of the likeliest `labels` (those of `probs`); the last result again
+        while the readings are the same (a still frame)."""
+        if self._last_fit_terms is not None and np.array_equal(self._last_fit_terms[0], probs):
+            return self._last_fit_terms[1]
+        terms = fit_likeness(labels, crops, self._settings.fit_likeness)
+        self._last_fit_terms = (probs.copy(), terms)
+        return terms
 
     def _read_changed(self, board: Image, crops: Image) -> tuple[Prediction, NDArray[np.float64]]:
         """Every square's reading, classifying again only the crops that changed since their square was last
@@ -379,13 +394,20 @@ def exposure_problem(board: Image) -> str:
 
 
 def judge_squares(
-    probs: NDArray[np.float64], prediction: Prediction, settings: ReaderSettings, whole_frame_bad: bool
+    probs: NDArray[np.float64],
+    prediction: Prediction,
+    settings: ReaderSettings,
+    whole_frame_bad: bool,
+    fit_terms: Callable[[NDArray[np.intp]], NDArray[np.float64]] | None = None,
 ) -> list[SquareRead]:
-    """Per-square verdicts: label, probability, top three, trusted or not."""
+    """Per-square verdicts: label, probability, top three, trusted or not. Labels that show more pieces of a kind
+    than a set holds are fitted to the set (`vision.set_counts.fit_to_set`), `fit_terms` of them (if given) added
+    to the log-probabilities the fit weighs."""
     order = np.argsort(-probs, axis=1)
     likeliest = occupancy_first_labels(probs) if settings.occupancy_first else order[:, 0]
     over = over_limit_squares(likeliest)
-    chosen = fit_to_set(probs, likeliest)
+    terms = fit_terms(likeliest) if over and fit_terms is not None else None
+    chosen = fit_to_set(probs, likeliest, terms)
     labels = [SQUARE_LABELS[int(j)] for j in chosen]
     squares = []
     for i in range(81):

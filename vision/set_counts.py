@@ -108,9 +108,14 @@ def over_limit_squares(chosen: NDArray[np.intp]) -> set[int]:
     return {square for squares in over_limit(chosen).values() for square in squares}
 
 
-def fit_to_set(probs: NDArray[np.float64], chosen: NDArray[np.intp]) -> NDArray[np.intp]:
-    """Label indices (one per square) starting from `chosen`, repaired until no group exceeds the set's count."""
+def fit_to_set(
+    probs: NDArray[np.float64], chosen: NDArray[np.intp], terms: NDArray[np.float64] | None = None
+) -> NDArray[np.intp]:
+    """Label indices (one per square) starting from `chosen`, repaired until no group exceeds the set's count
+    (`terms`: added to the log-probabilities the repair weighs)."""
     logp = np.log(np.maximum(probs, 1e-12))
+    if terms is not None:
+        logp = logp + terms
     labels = np.array(chosen, dtype=np.intp)
     for _ in range(len(labels)):
         over = over_limit(labels)

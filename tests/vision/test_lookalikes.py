@@ -10,11 +10,12 @@ from stand_in_faces import piece
 
 from vision.classifier import PieceClassifier
 from vision.labels import EMPTY, SQUARE_LABELS
-from vision.lookalikes import LIKENESS_FROM, POOL_BELOW, likeness, pool_lookalikes
+from vision.lookalikes import FIT_LIKENESS, LIKENESS_FROM, POOL_BELOW, fit_likeness, likeness, pool_lookalikes
 from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings
 from vision.render import RenderOptions, render_position
 from vision.render.crops import render_piece_crop
+from vision.set_counts import fit_to_set
 from vision.squares import CROP
 
 POSITION = "ln1g1g1nl/1rs1k2s1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 1"
@@ -124,3 +125,39 @@ def test_reader_pools_unsure_squares_only_and_once_per_reading(
     assert pooled_so_far <= len(reads) - 1  # the settled read reused the pooling of the read before it
     np.testing.assert_array_equal(np.asarray(reader.read(frame.image).probs), reads[-1])
     assert len(calls) == pooled_so_far  # and so does every later read of the still frame
+
+
+def _fitted(probs: np.ndarray, crops: np.ndarray, weight: float) -> list[str]:
+    """The set fit's labels, its log-probabilities raised by `fit_likeness` at `weight`."""
+    likeliest = probs.argmax(axis=1)
+    return [SQUARE_LABELS[int(j)] for j in fit_to_set(probs, likeliest, fit_likeness(likeliest, crops, weight))]
+
+
+def test_the_odd_one_out_of_an_over_full_kind_moves() -> None:
+    """Five squares read as knights, one more than a set holds: one is a silver read surely as a knight, and a
+    true knight is read less surely with silver second. By probabilities alone the true knight moves; weighed with
+    likeness the silver, which looks like the two silvers and unlike the knights, moves instead."""
+    knights = [piece("N"), piece("N", shift=(2, 1)), piece("N", turn=-4.0), piece("N", shift=(-1, 2))]
+    silvers = [piece("S"), piece("S", shift=(1, -2))]
+    crops = np.stack([*knights, *silvers, piece("S", shift=(-2, 1), turn=3.0), piece("G")])
+    read = [{"N": 0.95}, {"N": 0.9}, {"N": 0.85}, {"N": 0.75, "S": 0.2}, {"S": 0.96}, {"S": 0.95}]
+    probs = _probs([*read, {"N": 0.95, "S": 0.04}, {"G": 0.97}])
+    assert _fitted(probs, crops, 0.0)[3] == "S"
+    fitted = _fitted(probs, crops, FIT_LIKENESS)
+    assert fitted[6] == "S"
+    assert fitted[:4] == ["N"] * 4
+
+
+def test_fit_likeness_of_faces_read_alike() -> None:
+    """A face's labels are raised by its likeness to the other squares read with that face, for either owner,
+    more than by faces it is unlike; an empty square gets nothing, nor does any square at weight 0."""
+    silvers = [piece("S"), piece("S", shift=(2, 1)), _gote(piece("S", turn=-3.0))]
+    crops = np.stack([*silvers, piece("N"), piece("G"), piece("N", shift=(1, 1)), piece("G")])
+    names = ["S", "S", "s", "N", "G", "N", EMPTY]
+    labels = np.array([SQUARE_LABELS.index(name) for name in names])
+    bonus = fit_likeness(labels, crops, 1.0)
+    s, big_s, n = (SQUARE_LABELS.index(name) for name in ("s", "S", "N"))
+    assert bonus[2, s] == bonus[2, big_s] > bonus[2, n]
+    assert bonus[0, big_s] > bonus[0, n]
+    assert not bonus[6].any()
+    assert not fit_likeness(labels, crops, 0.0).any()
