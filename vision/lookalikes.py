@@ -51,13 +51,13 @@ then, on fresh frames (seed 78; weight 0 / 8 / 12 / 16): plain2 3037 / 3056 / 30
 / 3091, one 3022 / 3026 / 3022 / 3018; in all 9136 / 9170 / 9164 / 9149 (8 kept; the gain over none held on frames
 it was not chosen on, +34 squares). Checked after (nothing changed): the training artwork (`dev_eval --family
 artwork --n 40 --seed 313`) 3239 of 3240 and under the sheen 3202 without and with; the vision tests pass as they
-were; the real photo reads as before (7i's knight reading, 0.93, outweighs its likeness to the silvers). Held-out
-styles, once (`bench vision --n 60 --calibrated-n 40`, without -> with): squares 4806 -> 4813 of 4860, boards 40 ->
-41 of 60, owner 100 % and promoted 99.903 % both, false reads 0 both; calibrated under other poses 99.691 -> 99.753
-%, on the rig 100 % both, other sets 99.475 -> 99.414 %. Cost: about 15 ms on one core here for a frame of 40 pieces
-(every occupied square against every other), only in frames whose likeliest labels break the set's counts; a still
-frame reuses the last result (`BoardReader`). The full read's CPU median on the bench's frames did not move (63.4 ms
-both on this session's machine, which is slower than earlier sessions', 41 ms there).
+were; the real photo reads as before (7i still a knight at 0.93). Held-out styles, once (`bench vision --n 60
+--calibrated-n 40`, without -> with): squares 4806 -> 4813 of 4860, boards 40 -> 41 of 60, owner 100 % and promoted
+99.903 % both, false reads 0 both; calibrated under other poses 99.691 -> 99.753 %, on the rig 100 % both, other
+sets 99.475 -> 99.414 %. Cost: about 15 ms on one core here for a frame of 40 pieces (every occupied square against
+every other), only in frames whose likeliest labels break the set's counts; a still frame reuses the last result
+(`BoardReader`). The full read's CPU median on the bench's frames did not move (63.4 ms both on this session's
+machine, which is slower than earlier sessions', 41 ms there).
 
 Owns: `pool_lookalikes`, `likeness`, `fit_likeness`, `LIKENESS_FROM`, `STAND_OUT`, `POOL_WEIGHT`, `POOL_FLOOR`,
 `POOL_BELOW`, `FIT_LIKENESS`.
@@ -200,7 +200,7 @@ def fit_likeness(labels: NDArray[np.intp], crops: Image, weight: float) -> NDArr
     table = _likeness(_prepared(_upright(crops[occupied], gote)), np.arange(len(occupied)))
     base = np.nanmedian(table, axis=1)
     faces = np.array([name.upper() for name in names])
-    for face in set(faces):
+    for face in sorted(set(faces)):
         members = faces == face
         alike = np.where(members[None, :] & ~np.isnan(table), table, 0.0)
         count = (members[None, :] & ~np.isnan(table)).sum(axis=1)
