@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from controller.bench.machine import machine_line
+
 DEFAULT_GAMES = Path("../shared/data/games/lishogi-500.usi")
 
 
@@ -147,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"frames read while an arm hid squares (the motion gate missed it): {arm} of {reads}")
     load = " ".join(f"{value:.2f}" for value in load_before), " ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"load average (1, 5, 15 min): {load[0]} at the start, {load[1]} at the end (latency counts wall time)")
+    print(machine_line())
     _play(args.play, args.seed, styles)
     return 0
 

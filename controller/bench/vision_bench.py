@@ -28,6 +28,7 @@ from typing import Any
 
 import cshogi
 
+from controller.bench.machine import machine_line
 from vision.errors import CalibrationError
 
 DEFAULT_GAMES = Path("../shared/data/games/lishogi-500.usi")
@@ -217,6 +218,7 @@ def run(args: argparse.Namespace) -> int:
         f" {_pct(wide.squares_right, wide.squares)}, with the whole set {_pct(wide.set_squares_right, wide.squares)}"
     )
     print(f"load average (1, 5, 15 min): {_load(load_before)} at the start, {_load(os.getloadavg())} at the end")
+    print(machine_line())
     return 0
 
 
