@@ -60,7 +60,7 @@ every other), only in frames whose likeliest labels break the set's counts; a st
 machine, which is slower than earlier sessions', 41 ms there).
 
 Owns: `pool_lookalikes`, `likeness`, `fit_likeness`, `LIKENESS_FROM`, `STAND_OUT`, `POOL_WEIGHT`, `POOL_FLOOR`,
-`POOL_BELOW`, `FIT_LIKENESS`.
+`POOL_BELOW`, `FIT_LIKENESS`, `SET_SIZE`.
 """
 
 from __future__ import annotations
@@ -71,6 +71,7 @@ from numpy.typing import NDArray
 
 from vision.board import Image
 from vision.labels import EMPTY_INDEX, KINDS, SQUARE_LABELS
+from vision.set_counts import SET_LIMITS
 from vision.set_faces import TURNS, best_fits, placements, turned, unit
 from vision.squares import CROP
 
@@ -87,6 +88,9 @@ POOL_BELOW = 0.9
 """Top probability under which a square borrows."""
 FIT_LIKENESS = 8.0
 """Weight of `fit_likeness`'s terms in the set fit's log-probabilities."""
+SET_SIZE = sum(SET_LIMITS.values())
+"""Pieces in a set (40): a read showing more occupied squares gets no likeness terms (the fit, which changes only
+kinds, cannot make it fit; and every square against every other would cost about 43 ms at 81)."""
 SIDE = CROP // 2
 """Side a crop is scaled to (24 pixels)."""
 INNER = 10
@@ -193,8 +197,8 @@ def fit_likeness(labels: NDArray[np.intp], crops: Image, weight: float) -> NDArr
     ignored) lies above its median likeness to all others (the odd one out of an over-full kind moves first)."""
     terms = np.zeros((len(labels), len(SQUARE_LABELS)))
     occupied = np.flatnonzero(labels != EMPTY_INDEX)
-    if weight <= 0 or len(occupied) < 3:
-        return terms
+    if weight <= 0 or not 3 <= len(occupied) <= SET_SIZE:
+        return terms  # more pieces than a set holds: no change of kinds can make the read fit
     names = [SQUARE_LABELS[int(labels[i])] for i in occupied]
     gote = np.array([name.lstrip("+").islower() for name in names])
     table = _likeness(_prepared(_upright(crops[occupied], gote)), np.arange(len(occupied)))

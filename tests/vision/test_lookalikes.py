@@ -10,7 +10,15 @@ from stand_in_faces import piece
 
 from vision.classifier import PieceClassifier
 from vision.labels import EMPTY, SQUARE_LABELS
-from vision.lookalikes import FIT_LIKENESS, LIKENESS_FROM, POOL_BELOW, fit_likeness, likeness, pool_lookalikes
+from vision.lookalikes import (
+    FIT_LIKENESS,
+    LIKENESS_FROM,
+    POOL_BELOW,
+    SET_SIZE,
+    fit_likeness,
+    likeness,
+    pool_lookalikes,
+)
 from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings
 from vision.render import RenderOptions, render_position
@@ -161,3 +169,11 @@ def test_fit_likeness_of_faces_read_alike() -> None:
     assert bonus[0, big_s] > bonus[0, n]
     assert not bonus[6].any()
     assert not fit_likeness(labels, crops, 0.0).any()
+
+
+def test_no_fit_likeness_for_more_pieces_than_a_set_holds() -> None:
+    """A read with more occupied squares than a set's 40 pieces gets no terms: changing kinds cannot make it fit."""
+    crops = np.stack([piece("S", shift=(k % 3, k % 2)) for k in range(SET_SIZE + 1)])
+    labels = np.full(SET_SIZE + 1, SQUARE_LABELS.index("S"))
+    assert not fit_likeness(labels, crops, FIT_LIKENESS).any()
+    assert fit_likeness(labels[:SET_SIZE], crops[:SET_SIZE], FIT_LIKENESS).shape == (SET_SIZE, len(SQUARE_LABELS))
