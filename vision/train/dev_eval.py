@@ -39,6 +39,7 @@ from numpy.typing import NDArray
 from vision.calibration import Calibration
 from vision.classifier import PieceClassifier
 from vision.labels import EMPTY
+from vision.lookalikes import FIT_LIKENESS
 from vision.reader import BoardRead
 from vision.render import Rendered
 from vision.train.datasets import train_styles
@@ -167,9 +168,10 @@ def read_frame(
     *,
     calibration: Calibration | None = None,
     shifted_looks: bool = True,
+    fit_likeness: float = FIT_LIKENESS,
 ) -> None:
-    """Read one rendered frame with a fresh reader (and a piece-set calibration; `shifted_looks`: the reader's
-    setting) and add it to the tally."""
+    """Read one rendered frame with a fresh reader (and a piece-set calibration; `shifted_looks`, `fit_likeness`:
+    the reader's settings) and add it to the tally."""
     from vision.board import BoardGeometry
     from vision.labels import SQUARE_LABELS
     from vision.orientation import sente_direction
@@ -183,7 +185,9 @@ def read_frame(
         got = classifier.predict(cut).probs.argmax(axis=1)
         tally.crops += 81
         tally.crops_right += sum(SQUARE_LABELS[g] == t for g, t in zip(got, truth, strict=True))
-    settings = ReaderSettings(sente_side=sente_direction(corners), stands=None, shifted_looks=shifted_looks)
+    settings = ReaderSettings(
+        sente_side=sente_direction(corners), stands=None, shifted_looks=shifted_looks, fit_likeness=fit_likeness
+    )
     read = BoardReader(classifier, settings, calibration).read(frame.image)
     if not read.board_found:
         tally.not_found += 1
@@ -255,6 +259,7 @@ def evaluate(
     red: float = PROMOTED_RED,
     ink_sheen: float = 0.0,
     keep_mistakes: bool = False,
+    fit_likeness: float = FIT_LIKENESS,
 ) -> Tally:
     """Render and read n frames of a development family (promoted faces red with probability `red`; `artwork`:
     the shipped training styles), the lamp's sheen on the ink with chance `ink_sheen` (`keep_mistakes`: the
@@ -275,7 +280,7 @@ def evaluate(
             style=style, seed=seed * 1000 + i, size=(960, 720), style_dir=dirs[style], ink_sheen=ink_sheen
         )
         frame = render_position(random_sfen(games, rng), options)
-        read_frame(tally, classifier, frame, style, crops)
+        read_frame(tally, classifier, frame, style, crops, fit_likeness=fit_likeness)
     return tally
 
 
@@ -327,6 +332,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mistakes", type=Path, help="write the wrong squares here (mistakes.tsv, contact sheets mistakes-N.png)"
     )
+    parser.add_argument(
+        "--fit-likeness",
+        type=float,
+        default=FIT_LIKENESS,
+        help=f"weight of the faces' likeness in the set fit (ReaderSettings.fit_likeness; default {FIT_LIKENESS})",
+    )
     args = parser.parse_args(argv)
     tally = evaluate(
         args.family,
@@ -337,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
         red=args.promoted_red,
         ink_sheen=args.ink_sheen,
         keep_mistakes=args.mistakes is not None,
+        fit_likeness=args.fit_likeness,
     )
     print(report(tally), flush=True)
     if args.mistakes is not None:
