@@ -60,7 +60,7 @@ reuses the last result (`BoardReader`). The full read's CPU median on the bench'
 on this session's machine, which is slower than earlier sessions', 41 ms there).
 
 Owns: `pool_lookalikes`, `likeness`, `fit_likeness`, `LIKENESS_FROM`, `STAND_OUT`, `POOL_WEIGHT`, `POOL_FLOOR`,
-`POOL_BELOW`, `FIT_LIKENESS`, `SET_SIZE`.
+`POOL_BELOW`, `FIT_LIKENESS`.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import Image
-from vision.labels import EMPTY_INDEX, KINDS, SQUARE_LABELS
-from vision.set_counts import SET_LIMITS
+from vision.labels import EMPTY_INDEX, KINDS, SQUARE_LABELS, is_sente, kind_of
+from vision.set_counts import SET_SIZE
 from vision.set_faces import TURNS, best_fits, placements, turned, unit
 from vision.squares import CROP
 
@@ -88,9 +88,6 @@ POOL_BELOW = 0.9
 """Top probability under which a square borrows."""
 FIT_LIKENESS = 8.0
 """Weight of `fit_likeness`'s terms in the set fit's log-probabilities."""
-SET_SIZE = sum(SET_LIMITS.values())
-"""Pieces in a set (40): a read showing more occupied squares gets no likeness terms (the fit, which changes only
-kinds, cannot make it fit; and every square against every other would cost about 43 ms at 81)."""
 SIDE = CROP // 2
 """Side a crop is scaled to (24 pixels)."""
 INNER = 10
@@ -194,22 +191,24 @@ def _borrow(probs: NDArray[np.float64], square: int, gote: bool, factor: NDArray
 def fit_likeness(labels: NDArray[np.intp], crops: Image, weight: float) -> NDArray[np.float64]:
     """81 × 29 log-probability terms for the set fit (`vision.set_counts.fit_to_set`): each occupied square's
     labels raised by `weight` times how far its mean likeness to the other squares read with that face (owner
-    ignored) lies above its median likeness to all others (the odd one out of an over-full kind moves first)."""
+    ignored) lies above its median likeness to all others (the odd one out of an over-full kind moves first). A
+    read of more occupied squares than a set holds gets none: the fit, which changes only kinds, cannot make it
+    fit, and every square against every other would cost about 43 ms at 81."""
     terms = np.zeros((len(labels), len(SQUARE_LABELS)))
     occupied = np.flatnonzero(labels != EMPTY_INDEX)
     if weight <= 0 or not 3 <= len(occupied) <= SET_SIZE:
-        return terms  # more pieces than a set holds: no change of kinds can make the read fit
+        return terms
     names = [SQUARE_LABELS[int(labels[i])] for i in occupied]
-    gote = np.array([name.lstrip("+").islower() for name in names])
+    gote = np.array([not is_sente(name) for name in names])
     table = _likeness(_prepared(_upright(crops[occupied], gote)), np.arange(len(occupied)))
-    base = np.nanmedian(table, axis=1)
-    faces = np.array([name.upper() for name in names])
-    for face in sorted(set(faces)):
-        members = faces == face
-        alike = np.where(members[None, :] & ~np.isnan(table), table, 0.0)
-        count = (members[None, :] & ~np.isnan(table)).sum(axis=1)
-        mean = np.where(count > 0, alike.sum(axis=1) / np.maximum(count, 1), base)
-        lift = weight * (mean - base).clip(min=0.0)
-        columns = np.array([j for j, label in enumerate(SQUARE_LABELS) if label.upper() == face], dtype=np.intp)
-        terms[np.ix_(occupied, columns)] = lift[:, None]
+    base = np.nanmedian(table, axis=1, keepdims=True)
+    faces = sorted({kind_of(name) for name in names})
+    members = np.array([[kind_of(name) == face for face in faces] for name in names], dtype=np.float64)
+    seen = ~np.isnan(table)
+    count = seen @ members
+    mean = np.where(count > 0, np.where(seen, table, 0.0) @ members / np.maximum(count, 1), base)
+    lift = weight * (mean - base).clip(min=0.0)
+    for column, label in enumerate(SQUARE_LABELS):
+        if column != EMPTY_INDEX and kind_of(label) in faces:
+            terms[occupied, column] = lift[:, faces.index(kind_of(label))]
     return terms

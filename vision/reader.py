@@ -183,6 +183,26 @@ def hands_field(hands: dict[str, dict[str, int]] | None) -> str:
     return text or "-"
 
 
+class LastResult:
+    """The last value computed from one frame's readings, given back while the readings stay the same (a still
+    frame: every square's reading remembered)."""
+
+    def __init__(self) -> None:
+        self._readings: NDArray[np.float64] | None = None
+        self._value: NDArray[np.float64] | None = None
+
+    def get(self, readings: NDArray[np.float64], compute: Callable[[], NDArray[np.float64]]) -> NDArray[np.float64]:
+        """The value for these readings: the last one if they are the same, else `compute()`'s, remembered."""
+        if self._value is None or self._readings is None or not np.array_equal(self._readings, readings):
+            self._value = compute()
+            self._readings = readings.copy()
+        return self._value
+
+    def forget(self) -> None:
+        """Compute afresh at the next `get`."""
+        self._readings = self._value = None
+
+
 class BoardReader:
     """Reads frames one after another, keeping the grid and its orientation while the camera stays put."""
 
@@ -200,8 +220,8 @@ class BoardReader:
         self._geometry: BoardGeometry | None = None
         self._memo = SquareMemo(self._settings.reread_delta or DELTA)
         self._stand_memo = None if self._settings.reread_delta is None else StandMemo(self._settings.reread_delta)
-        self._last_pooled: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
-        self._last_fit_terms: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
+        self._pooled_memo = LastResult()
+        self._fit_terms_memo = LastResult()
 
     def reset(self) -> None:
         """Forget the grid (the next read searches for it again, and reads every square)."""
@@ -287,28 +307,20 @@ class BoardReader:
     def _forget(self) -> None:
         """Drop what the memos remember of the squares and the stands (the next read reads them all)."""
         self._memo.forget()
-        self._last_pooled = None
-        self._last_fit_terms = None
+        self._pooled_memo.forget()
+        self._fit_terms_memo.forget()
         if self._stand_memo is not None:
             self._stand_memo.forget()
 
     def _pooled(self, probs: NDArray[np.float64], crops: Image) -> NDArray[np.float64]:
         """`vision.lookalikes.pool_lookalikes` of the readings; the last result again while the readings are the
         same (every square's reading remembered, a still frame)."""
-        if self._last_pooled is not None and np.array_equal(self._last_pooled[0], probs):
-            return self._last_pooled[1]
-        pooled = pool_lookalikes(probs, crops)
-        self._last_pooled = (probs.copy(), pooled)
-        return pooled
+        return self._pooled_memo.get(probs, lambda: pool_lookalikes(probs, crops))
 
     def _fit_terms(self, probs: NDArray[np.float64], crops: Image, labels: NDArray[np.intp]) -> NDArray[np.float64]:
         """`vision.lookalikes.fit_likeness` of the likeliest `labels` (those of `probs`); the last result again
         while the readings are the same (a still frame)."""
-        if self._last_fit_terms is not None and np.array_equal(self._last_fit_terms[0], probs):
-            return self._last_fit_terms[1]
-        terms = fit_likeness(labels, crops, self._settings.fit_likeness)
-        self._last_fit_terms = (probs.copy(), terms)
-        return terms
+        return self._fit_terms_memo.get(probs, lambda: fit_likeness(labels, crops, self._settings.fit_likeness))
 
     def _read_changed(self, board: Image, crops: Image) -> tuple[Prediction, NDArray[np.float64]]:
         """Every square's reading, classifying again only the crops that changed since their square was last

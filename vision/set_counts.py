@@ -1,18 +1,18 @@
 """What a shogi set holds, and the likeliest square labels a set can show.
 
-Owns `SET_LIMITS` (how many pieces of each base kind a set has: one king a player, two rooks, ..., eighteen
-pawns; promoted faces count as their base kind) and `fit_to_set`: from per-square probabilities, labels that
-never show more pieces of a kind than a set holds. This is a fact about the physical set, not a rule of play (a
-set-up board may break every rule of shogi, but it cannot show three rooks), so it belongs to the reader. A kind
-read more often than the set allows means some of those reads are wrong; the square whose next likeliest
+Owns `SET_LIMITS` (how many pieces of each base kind a set has: one king a player, two rooks, ..., eighteen pawns;
+promoted faces count as their base kind; `SET_SIZE`, 40 in all) and `fit_to_set`: from per-square probabilities,
+labels that never show more pieces of a kind than a set holds. This is a fact about the physical set, not a rule of
+play (a set-up board may break every rule of shogi, but it cannot show three rooks), so it belongs to the reader. A
+kind read more often than the set allows means some of those reads are wrong; the square whose next likeliest
 reading costs least is moved to it, repeatedly, until every kind fits (a greedy repair), and then the fit is made
 the likeliest of all that fit (`best_fit`): a greedy step can take a square's poor reading where changing two
 squares costs less (a silver misread as a knight fills the knights; a knight whose next reading is lance is pushed
-onto a weak silver reading, where giving both squares their own kinds back costs less). Only the kind moves: a square
-keeps its owner, its promoted or unpromoted face and its being occupied, which the reader tells far more
+onto a weak silver reading, where giving both squares their own kinds back costs less). Only the kind moves: a
+square keeps its owner, its promoted or unpromoted face and its being occupied, which the reader tells far more
 surely than the kind (on the proxy looks, 60 development frames: squares 87.10 -> 88.64 %, owner and promotion
-unchanged; letting the owner, face or occupancy move too gained less, 88.44-88.58 %, and lost up to 1.5 points
-of promotion). Frames whose likeliest labels already fit are returned unchanged.
+unchanged; letting the owner, face or occupancy move too gained less, 88.44-88.58 %, and lost up to 1.5 points of
+promotion). Frames whose likeliest labels already fit are returned unchanged.
 
 `best_fit` (2026-11-28) finds that likeliest fit exactly: labels that fit are an assignment of the occupied squares to
 the groups within their capacities, and one is the likeliest when no chain of kind changes raises the likelihood
@@ -48,6 +48,8 @@ from vision.labels import EMPTY_INDEX, SQUARE_LABELS
 
 SET_LIMITS: dict[str, int] = {"K": 2, "R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
 """How many of each base kind (both owners, promoted or not) a set holds."""
+SET_SIZE = sum(SET_LIMITS.values())
+"""Pieces in a set (40)."""
 
 _SENTE_KING, _GOTE_KING = "K", "k"
 

@@ -14,7 +14,6 @@ from vision.lookalikes import (
     FIT_LIKENESS,
     LIKENESS_FROM,
     POOL_BELOW,
-    SET_SIZE,
     fit_likeness,
     likeness,
     pool_lookalikes,
@@ -23,7 +22,7 @@ from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings
 from vision.render import RenderOptions, render_position
 from vision.render.crops import render_piece_crop
-from vision.set_counts import fit_to_set
+from vision.set_counts import SET_SIZE, fit_to_set
 from vision.squares import CROP
 
 POSITION = "ln1g1g1nl/1rs1k2s1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 1"
