@@ -86,6 +86,8 @@ class Tally:
 
     squares: int = 0
     right: int = 0
+    vouched_wrong: int = 0
+    """Wrong squares the reader vouched for (not flagged unreliable)."""
     boards: int = 0
     boards_right: int = 0
     not_found: int = 0
@@ -194,11 +196,13 @@ def read_frame(
         return
     tilt = int(np.searchsorted(TILT_BINS, frame.pose.tilt_deg, side="right"))
     wrong = 0
-    for t, g in zip(truth, read.labels, strict=True):
+    for t, square in zip(truth, read.squares, strict=True):
+        g = square.label
         tally.by_tilt[(tilt, t == g)] += 1
         tally.by_style[(style.rsplit("_v", 1)[0], t == g)] += 1
         if t != g:
             wrong += 1
+            tally.vouched_wrong += square.reliable
             tally.confusion[(kind(t), kind(g))] += 1
     if tally.keep_mistakes and wrong:
         _keep_mistakes(tally, frame, read, style)
@@ -292,7 +296,7 @@ def report(tally: Tally, top: int = 15) -> str:
     """The figures as text."""
     lines = [
         f"squares {_pct(tally.right, tally.squares)}; boards {_pct(tally.boards_right, tally.boards)}; "
-        f"not found {tally.not_found}",
+        f"not found {tally.not_found}; wrong but vouched for {tally.vouched_wrong}",
     ]
     if tally.crops:
         lines.append(f"crops at the true grid (classifier alone): {_pct(tally.crops_right, tally.crops)}")
