@@ -193,9 +193,21 @@ def brush_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
     return write_sprite_dirs(brush_tiles(BRUSH_SEED, red), folder)
 
 
+@lru_cache(maxsize=2)
+def hand_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
+    """The made-up hands (`vision.train.hand_styles.hand_tiles`) written as renderer sprite folders (made once, and
+    only for a run that renders them)."""
+    from vision.train.hand_styles import HAND_SEED, HANDS, hand_tiles
+
+    folder = Path(tempfile.gettempdir()) / f"shogi-hand-sprites-{HAND_SEED}-{HANDS}{red_tag(red)}"
+    return write_sprite_dirs(hand_tiles(HAND_SEED, HANDS, red), folder)
+
+
 def sprite_dirs(prefix: str, red: float = PROMOTED_RED) -> dict[str, Path]:
-    """The sprite folders of the styles whose names start with `prefix` (`brush_`: `brush_sprite_dirs`; `look_`,
-    `gen_`: `look_sprite_dirs`)."""
+    """The sprite folders of the styles whose names start with `prefix` (`brush_`: `brush_sprite_dirs`; `hand_`:
+    `hand_sprite_dirs`; `look_`, `gen_`: `look_sprite_dirs`)."""
+    if prefix == "hand_":
+        return hand_sprite_dirs(red)
     return brush_sprite_dirs(red) if prefix == "brush_" else look_sprite_dirs(red)
 
 

@@ -200,6 +200,9 @@ def training_data(
         parts.append((*rendered_drawn(args, "brush_", args.rendered_brush, args.seed * 100_000 + 80_000), False))
         seed = args.seed * 100_000 + 85_000
         parts.append((*rendered_drawn(args, "brush_", args.rendered_brush, seed, two=True), False))
+    if args.rendered_hands:
+        seed = args.seed * 100_000 + 95_000
+        parts.append((*rendered_drawn(args, "hand_", args.rendered_hands, seed, two=True), False))
     if args.rendered_sheen:
         parts.append((*rendered_sheen(args.seed, args.rendered_sheen, styles, args.workers, args.cache), True))
     if args.stands:
@@ -380,6 +383,12 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=0,
         help="rendered frames of the brush styles (as --one-char says; up to 5000), as many of their two characters",
+    )
+    parser.add_argument(
+        "--rendered-hands",
+        type=int,
+        default=0,
+        help="rendered frames of two-character brush faces in made-up hands (vision.train.hand_styles)",
     )
     parser.add_argument(
         "--rendered-sheen", type=int, default=0, help="rendered frames of the artwork with the lamp's sheen on the ink"
