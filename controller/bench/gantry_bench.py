@@ -23,6 +23,7 @@ from typing import Any
 
 import cshogi
 
+from controller.bench.machine import machine_line
 from controller.planning.errors import CollisionError, OutOfRangeError
 from controller.planning.motion import estimate
 from controller.planning.planner import Capabilities, plan_move
@@ -72,6 +73,7 @@ def _run(args: argparse.Namespace) -> int:
     _plan_section(f"with a flip station at u,v={flip_uv} and a rotation axis", machine, games)
     if args.episodes > 0:
         _fault_section(settings, games, args.episodes, args.seed)
+    print(machine_line())
     return 0
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.bench.machine import machine_line
 from controller.bench.rules_bench import DEFAULT_GAMES, load_games
 from controller.reconcile import MoveCommitted, NoChange, Observation, ReconcileConfig, Reconciler
 from controller.reconcile.labels import LABEL_INDEX, board_labels
@@ -107,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"  the board's own state:     {tally.board_state}  (a piece set down face up, turned over after)")
     print(f"  true move, hand in view:   {tally.early}")
     print(f"  wall time:                 {wall:.0f} s")
+    print(machine_line())
     return 0 if tally.false_moves == 0 else 1
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import cshogi
 
+from controller.bench.machine import machine_line
 from controller.bench.rules_bench import DEFAULT_GAMES, load_games
 from controller.reconcile import Ambiguous, Mismatch, MoveCommitted, Reconciler, Takeback
 from controller.reconcile.synthetic import NoiseModel, SyntheticReader
@@ -73,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
     for number, moves in enumerate(games):
         replay_game(moves, SyntheticReader(args.seed * 1000 + number, noise), args.pairs_every, tally)
     _print(tally, len(games))
+    print(machine_line())
     return 0 if tally.false_moves == 0 else 1
 
 

@@ -11,6 +11,8 @@ import resource
 import time
 from typing import Any
 
+from controller.bench.machine import machine_line
+
 POSITIONS = (
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
     "ln1g3nl/1r1s1kg2/p2ppp1pp/2p3s2/1p5P1/2P6/PPSPPPP1P/2G1K2R1/LN3GSNL b 2Bp 1",
@@ -52,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"crop 64px {wall:7.2f} ms/crop wall   {cpu:7.2f} ms/crop cpu")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory {peak:.0f} MB")
+    print(machine_line())
     return 0
 
 

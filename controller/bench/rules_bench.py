@@ -14,6 +14,7 @@ from typing import Any
 
 import cshogi
 
+from controller.bench.machine import machine_line
 from controller.rules.perft import perft
 from controller.rules.positions import STARTPOS_SFEN, board_from_sfen
 from controller.rules.referee import legal_usi_moves
@@ -50,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     games = load_games(args.games, args.n)
     _bench_movegen(games)
     _bench_parsing(games)
+    print(machine_line())
     return 0
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from controller.bench.machine import cpu_model, machine_line
+from controller.cli.main import main
 
 CPUINFO = """processor\t: 0
 vendor_id\t: GenuineIntel
@@ -37,3 +40,11 @@ def test_machine_line_without_cpuinfo_still_names_something(tmp_path: Path) -> N
     line = machine_line(tmp_path / "missing")
     assert line.startswith("machine: ") and "cores" in line
     assert not line.startswith("machine: ,")
+
+
+def test_the_timing_benchmarks_end_with_the_machine(capsys: pytest.CaptureFixture[str]) -> None:
+    """`bench rules` and `bench reconcile` time things, so they say on what."""
+    assert main(["bench", "rules", "--depth", "1", "--n", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("machine: ")
+    assert main(["bench", "reconcile", "--n", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("machine: ")
