@@ -34,7 +34,7 @@ from vision.rim import RimView, rim_view
 from vision.set_counts import fit_to_set, over_limit_squares
 from vision.shifted_looks import shifted_looks
 from vision.square_memo import DELTA, SquareMemo
-from vision.squares import crops_from_frame, rectified_board, square_crops
+from vision.squares import rectified_board, square_crops
 from vision.stand_memo import StandMemo
 
 
@@ -250,18 +250,16 @@ class BoardReader:
         geometry = self._locate(image)
         if geometry is None:
             return BoardRead(False, "board not found", ms=(self._clock() - start) * 1000)
-        board = rectified_board(image, geometry)
-        crops = square_crops(board)
         if self._geometry is None:
-            prediction = self._classifier.predict(crops)
-            geometry, crops, prediction = self._orient(image, geometry, crops, prediction)
-            board = rectified_board(image, geometry)
+            geometry, board, crops, prediction = self._oriented(image, geometry)
             self._geometry = geometry
             self._forget()
             changed = np.ones(81, dtype=bool)
             probs = self._probabilities(board, changed, prediction, crops)
             prediction, probs = self._memo.remember(crops, changed, prediction, probs)
         else:
+            board = rectified_board(image, geometry)
+            crops = square_crops(board)
             prediction, probs = self._read_changed(board, crops)
         if self._settings.owner_cue:
             probs = apply_owner_cue(probs, measure(board))
@@ -376,20 +374,25 @@ class BoardReader:
             return None
         return find_board(image)
 
-    def _orient(
-        self, image: Image, geometry: BoardGeometry, crops: Image, prediction: Prediction
-    ) -> tuple[BoardGeometry, Image, Prediction]:
-        """Turn the grid so that sente's side is ranks g-i, re-cutting the crops if it turned."""
+    def _oriented(self, image: Image, geometry: BoardGeometry) -> tuple[BoardGeometry, Image, Image, Prediction]:
+        """The grid turned so that sente's side is ranks g-i, the board rectified by it, its crops and their
+        classification. With sente's side set, the grid is turned before any square is classified (one pass);
+        otherwise the pieces' turn decides it, and the crops are cut and classified again if the grid turned."""
         if self._settings.sente_side is not None:
-            turns = turns_for_side(geometry, self._settings.sente_side)
-        else:
-            axis = 1 if axes_swapped(prediction.probs, prediction.sideways) else 0
-            turns = turns_for_side(geometry, "bottom", (axis, axis + 2))
+            geometry = geometry.rotated(turns_for_side(geometry, self._settings.sente_side))
+        board = rectified_board(image, geometry)
+        crops = square_crops(board)
+        prediction = self._classifier.predict(crops)
+        if self._settings.sente_side is not None:
+            return geometry, board, crops, prediction
+        axis = 1 if axes_swapped(prediction.probs, prediction.sideways) else 0
+        turns = turns_for_side(geometry, "bottom", (axis, axis + 2))
         if turns == 0:
-            return geometry, crops, prediction
+            return geometry, board, crops, prediction
         geometry = geometry.rotated(turns)
-        crops = crops_from_frame(image, geometry)
-        return geometry, crops, self._classifier.predict(crops)
+        board = rectified_board(image, geometry)
+        crops = square_crops(board)
+        return geometry, board, crops, self._classifier.predict(crops)
 
 
 def exposure_problem(board: Image) -> str:

@@ -4,12 +4,13 @@ unusable frames, orientation from the pieces."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.classifier import PieceClassifier
+from vision.classifier import PieceClassifier, Prediction
 from vision.labels import EMPTY, PIECE_LABELS, board_field_from_labels, labels_from_board_field, square_name
 from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings, SquareRead
@@ -124,6 +125,36 @@ def test_orientation_from_pieces(classifier: PieceClassifier) -> None:
         result = BoardReader(classifier, ReaderSettings(stands=None)).read(frame.image)
         assert result.geometry is not None
         assert np.abs(result.geometry.corners - frame.board_corners_px).max() < 8
+
+
+class _Counting:
+    """The classifier, counting how many whole boards (81 crops at once) it is asked to read."""
+
+    def __init__(self, classifier: PieceClassifier) -> None:
+        self.inner, self.boards = classifier, 0
+
+    def predict(self, crops: np.ndarray) -> Prediction:
+        self.boards += len(crops) == 81
+        return self.inner.predict(crops)
+
+
+def test_a_known_sente_side_turns_the_grid_before_classifying(classifier: PieceClassifier) -> None:
+    """With sente's side set, a grid found turned (the camera rolled by 60 degrees) is turned before its squares are
+    read: one pass over the board, and the same read as when the pieces decide the turn (two passes)."""
+    pose = CameraPose(tilt_deg=15, roll_deg=60.0, fill=0.65)
+    frame = render_position(MIDGAME, RenderOptions(style="kanji_light", seed=2, size=(800, 600), pose=pose))
+    reads = []
+    for side in (sente_direction(frame.board_corners_px), None):
+        counting = _Counting(classifier)
+        reader = BoardReader(cast(PieceClassifier, counting), ReaderSettings(sente_side=side, stands=None))
+        reads.append((reader.read(frame.image), counting.boards))
+    (known, known_passes), (decided, decided_passes) = reads
+    assert known.geometry is not None and decided.geometry is not None
+    assert np.abs(known.geometry.corners - frame.board_corners_px).max() < 8
+    assert (known_passes, decided_passes) == (1, 2)
+    assert known.labels == decided.labels == list(frame.labels)
+    assert known.probs is not None and decided.probs is not None
+    assert np.array_equal(known.probs, decided.probs)
 
 
 def test_arm_over_board_is_unreliable(classifier: PieceClassifier) -> None:
