@@ -13,7 +13,7 @@ onnx = pytest.importorskip("onnx", reason="the training extra (onnx) is not inst
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from vision.classifier import softmax  # noqa: E402
-from vision.train.ensemble import join_models, main  # noqa: E402
+from vision.train.ensemble import join_models, main, part_model  # noqa: E402
 
 CROPS = np.array([[1.0, -2.0, 0.5, 3.0], [0.0, 1.0, -1.0, 2.0]], dtype=np.float32)
 
@@ -99,3 +99,35 @@ def test_models_trained_on_different_styles_are_refused(tmp_path: Path, capsys: 
         main([str(a), str(b), "-o", str(out)])
     assert "differ in held_out, train_styles" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_each_network_comes_back_out_of_the_joined_graph(tmp_path: Path) -> None:
+    """`part_model` gives each joined network back on its own: the same outputs as before it was joined."""
+    (first, logits_a, feats_a), (second, logits_b, feats_b) = _model(1), _model(2, n_features=3)
+    joined = join_models(first, second, "geometric")
+    for part, logits, feats in (("first", logits_a, feats_a), ("second", logits_b, feats_b)):
+        path = tmp_path / f"{part}.onnx"
+        onnx.save(part_model(joined, part), str(path))
+        got_logits, got_feats = _run(path)
+        np.testing.assert_allclose(got_logits, logits, atol=1e-5)
+        np.testing.assert_allclose(got_feats, feats, atol=1e-5)
+    with pytest.raises(ValueError, match="part must be"):
+        part_model(joined, "third")
+    with pytest.raises(ValueError, match="not a joined model"):
+        part_model(first, "first")
+
+
+def test_command_line_writes_a_part_with_the_second_networks_figures(tmp_path: Path) -> None:
+    a, b, joined, out = (tmp_path / f"{n}.onnx" for n in ("a", "b", "joined", "part"))
+    onnx.save(_model(1)[0], str(a))
+    onnx.save(_model(2)[0], str(b))
+    a.with_suffix(".json").write_text(json.dumps({"train_styles": ["x"], "seed": 1}), encoding="utf-8")
+    b.with_suffix(".json").write_text(json.dumps({"train_styles": ["x"], "seed": 2}), encoding="utf-8")
+    assert main([str(a), str(b), "--mean", "geometric", "-o", str(joined)]) == 0
+    assert main([str(joined), "--part", "second", "-o", str(out)]) == 0
+    meta = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert (meta["train_styles"], meta["seed"]) == (["x"], 2)
+    assert meta["part_of"] == {"model": str(joined), "part": "second", "was": str(b)}
+    np.testing.assert_allclose(_run(out)[0], _model(2)[1], atol=1e-5)
+    with pytest.raises(SystemExit):
+        main([str(a), str(b), "--part", "first", "-o", str(out)])

@@ -12,6 +12,11 @@ sure, so the reader looks again or flags the square rather than vouching for it.
 
     .venv/bin/python -m vision.train.ensemble FIRST.onnx SECOND.onnx [--mean arithmetic|geometric] [--weight W] \
         -o OUT.onnx
+    .venv/bin/python -m vision.train.ensemble JOINED.onnx --part first|second -o PART.onnx
+
+The second form takes one network back out of a joined graph (`part_model`: the same weights, its own names), so a
+shipped model's half can be trained on (`train_classifier --init PART.onnx`); its metadata is the joined model's,
+with the second network's own figures for `--part second`.
 
 The model's metadata (`OUT.json`) is the first model's, with `ensemble` saying what was joined (and the second
 model's own figures and training command, without its style lists: both models must share those, and the tool
@@ -64,6 +69,37 @@ def join_models(first: Any, second: Any, mean: str = "arithmetic", weight: float
     joined.ir_version = first.ir_version
     onnx.checker.check_model(joined)
     return joined
+
+
+PARTS = ("first", "second")
+
+
+def part_model(joined: Any, part: str) -> Any:
+    """The network `part` (`PARTS`) of a graph made by `join_models`, on its own: input `crops`, outputs `logits` and
+    `features`, its names without the joining prefix. ValueError for an unknown part or a graph not joined so."""
+    import onnx
+    from onnx import utils
+
+    if part not in PARTS:
+        raise ValueError(f"part must be one of {PARTS}, not {part!r}")
+    prefix = PREFIX[PARTS.index(part)]
+    names = {name for node in joined.graph.node for name in node.output}
+    if not {prefix + "logits", prefix + "features"} <= names:
+        raise ValueError(f"not a joined model: no {prefix}logits and {prefix}features")
+    inferred = onnx.shape_inference.infer_shapes(joined)
+    model = utils.Extractor(inferred).extract_model(["crops"], [prefix + "logits", prefix + "features"])
+
+    def own(name: str) -> str:
+        return name.removeprefix(prefix)
+
+    for tensor in (*model.graph.initializer, *model.graph.output, *model.graph.value_info):
+        tensor.name = own(tensor.name)
+    for node in model.graph.node:
+        node.name = own(node.name)
+        node.input[:] = [own(n) for n in node.input]
+        node.output[:] = [own(n) for n in node.output]
+    onnx.checker.check_model(model)
+    return model
 
 
 def _prefixed(model: Any, prefix: str) -> Any:
@@ -123,18 +159,23 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("first", type=Path)
-    parser.add_argument("second", type=Path)
+    parser.add_argument("second", type=Path, nargs="?")
     parser.add_argument("--mean", choices=MEANS, default="arithmetic")
     parser.add_argument("--weight", type=float, default=0.5, help="the second model's share (default 0.5)")
+    parser.add_argument("--part", choices=PARTS, help="take this network out of the joined model FIRST instead")
     parser.add_argument("-o", "--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    if (args.part is None) == (args.second is None):
+        parser.error("give two models to join, or one joined model and --part")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    if args.part is not None:
+        return _write_part(args.first, args.part, args.out)
     meta, second_meta = _metadata(args.first), _metadata(args.second)
     if differing := differing_lists(meta, second_meta):
         parser.error(
             f"the two models' metadata differ in {', '.join(differing)}: join models trained on the same styles"
         )
     joined = join_models(onnx.load(str(args.first)), onnx.load(str(args.second)), args.mean, args.weight)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(joined, str(args.out))
     second = {k: v for k, v in second_meta.items() if not isinstance(v, list)}
     meta["ensemble"] = {
@@ -146,6 +187,21 @@ def main(argv: list[str] | None = None) -> int:
     }
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     print(f"{args.out}: {args.mean} mean of {args.first} and {args.second} (its share {args.weight:g})")
+    return 0
+
+
+def _write_part(joined: Path, part: str, out: Path) -> int:
+    """Write the network `part` of the joined model (and its metadata: `part_model`)."""
+    import onnx
+
+    onnx.save(part_model(onnx.load(str(joined)), part), str(out))
+    meta = _metadata(joined)
+    ensemble = meta.pop("ensemble", {})
+    if part == "second":
+        meta |= ensemble.get("second_model", {})
+    meta["part_of"] = {"model": str(joined), "part": part, "was": ensemble.get(part, "")}
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    print(f"{out}: the {part} network of {joined}")
     return 0
 
 
