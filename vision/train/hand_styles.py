@@ -8,6 +8,10 @@ a second one for some characters (`HAND_FONTS`: the brush faces of `vision.train
 proxy font), and habits kept across the set; each piece then varies a little (size, place, turn, an elastic warp
 of its strokes). Bodies and inks are drawn as `vision.train.fonts.tile` draws them (promoted faces red with
 probability `red`). Deterministic from the seed.
+
+Tried on 2026-11-29 (`--rendered-hands 2000`, docs/classifier-training.md, session 33): the fonts' two-character
+faces read better (development +36 to +83 squares of 12960), the held-out one-character artwork no better, and the
+real set's silver on 7i still a knight; not shipped.
 """
 
 from __future__ import annotations
