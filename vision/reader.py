@@ -258,8 +258,7 @@ class BoardReader:
             probs = self._probabilities(board, changed, prediction, crops)
             prediction, probs = self._memo.remember(crops, changed, prediction, probs)
         else:
-            board = rectified_board(image, geometry)
-            crops = square_crops(board)
+            board, crops = board_and_crops(image, geometry)
             prediction, probs = self._read_changed(board, crops)
         if self._settings.owner_cue:
             probs = apply_owner_cue(probs, measure(board))
@@ -380,8 +379,7 @@ class BoardReader:
         otherwise the pieces' turn decides it, and the crops are cut and classified again if the grid turned."""
         if self._settings.sente_side is not None:
             geometry = geometry.rotated(turns_for_side(geometry, self._settings.sente_side))
-        board = rectified_board(image, geometry)
-        crops = square_crops(board)
+        board, crops = board_and_crops(image, geometry)
         prediction = self._classifier.predict(crops)
         if self._settings.sente_side is not None:
             return geometry, board, crops, prediction
@@ -390,9 +388,14 @@ class BoardReader:
         if turns == 0:
             return geometry, board, crops, prediction
         geometry = geometry.rotated(turns)
-        board = rectified_board(image, geometry)
-        crops = square_crops(board)
+        board, crops = board_and_crops(image, geometry)
         return geometry, board, crops, self._classifier.predict(crops)
+
+
+def board_and_crops(image: Image, geometry: BoardGeometry) -> tuple[Image, Image]:
+    """The board rectified by the grid, and its 81 square crops."""
+    board = rectified_board(image, geometry)
+    return board, square_crops(board)
 
 
 def exposure_problem(board: Image) -> str:

@@ -50,13 +50,15 @@ def test_kind_drops_the_owner_only() -> None:
 
 
 def test_report_names_confusions_and_rates() -> None:
-    """The report gives square accuracy, error rates by tilt and style, and the commonest confusions."""
-    tally = Tally(squares=162, right=160, boards=2, boards_right=1)
+    """The report gives square accuracy, the wrong squares vouched for, error rates by tilt and style, and the
+    commonest confusions."""
+    tally = Tally(squares=162, right=160, vouched_wrong=1, boards=2, boards_right=1)
     tally.confusion = Counter({("S", "N"): 2})
     tally.by_tilt = Counter({(2, True): 160, (2, False): 2})
     tally.by_style = Counter({("look_a_1", True): 160, ("look_a_1", False): 2})
     text = report(tally)
     assert "squares 98.765 % (160/162)" in text
+    assert "wrong but vouched for 1" in text
     assert "30-45 deg 1.23 % of 162" in text
     assert "look_a_1 1.23 %" in text
     assert "S->N 2" in text
@@ -104,5 +106,6 @@ def test_read_frame_keeps_each_wrong_square_with_its_crop_turned_up() -> None:
     for tally in (kept, plain):
         read_frame(tally, _EmptyEyes(), frame, "kanji_light_v0", crops=False)  # type: ignore[arg-type]
     assert plain.mistakes == [] and kept.squares - kept.right == 2
+    assert kept.vouched_wrong == 2  # read empty at probability 1: nothing flags them
     assert [(m.square, m.truth, m.read) for m in kept.mistakes] == [("5a", "k", "empty"), ("5i", "K", "empty")]
     assert all(m.crop.shape == (48, 48, 3) and m.style == "kanji_light_v0" for m in kept.mistakes)
