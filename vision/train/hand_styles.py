@@ -17,13 +17,12 @@ real set's silver on 7i still a knight; not shipped.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 from PIL import Image as PilImage
-from PIL import ImageDraw, ImageFont
+from PIL import ImageDraw
 
 from vision.board import Image
 from vision.labels import KINDS
@@ -32,14 +31,13 @@ from vision.train.fonts import (
     FONT_ROOT,
     FONTS,
     PROMOTED_RED,
-    STAND_INS,
     TWO_CHARS,
     VARIANTS,
     body,
-    has_glyph,
     installed_fonts,
+    written,
 )
-from vision.train.looks import elastic
+from vision.train.looks import elastic, font_at
 
 HAND_FONTS: tuple[str, ...] = ("kouzan", "soseki", "mouhitsu", "gyosho", "kiloji", "seto", *BRUSH_FONTS)
 """The brush-written (and longhand) training fonts the hands write with."""
@@ -88,16 +86,9 @@ def random_hand(rng: np.random.Generator, fonts: list[Path]) -> Hand:
     )
 
 
-@lru_cache(maxsize=256)
-def _font(path: Path, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(path), size)
-
-
 def writable(text: str, path: Path) -> str | None:
-    """`text` as the font at `path` writes it (`STAND_INS` for characters it lacks), or None."""
-    font = _font(path, 64)
-    text = "".join(STAND_INS[ch] if ch in STAND_INS and not has_glyph(font, ch) else ch for ch in text)
-    return text if all(has_glyph(font, ch) for ch in text) else None
+    """`text` as the font at `path` writes it (`STAND_INS` for characters it lacks), or None: `fonts.written`."""
+    return written(text, font_at(path, 64), stand_ins=True)
 
 
 def character(
@@ -105,7 +96,7 @@ def character(
 ) -> Image:
     """One character's mask (float 0..1, _H × _W) written at `centre` with the hand's habits and a piece's jitter."""
     layer = PilImage.new("L", (_W, _H), 0)
-    font = _font(path, max(size, 8))
+    font = font_at(path, max(size, 8))
     left, upper, right, lower = font.getbbox(ch)
     cx, cy = centre
     ImageDraw.Draw(layer).text((cx - (left + right) / 2, cy - (upper + lower) / 2), ch, font=font, fill=255)

@@ -70,7 +70,7 @@ def look_fonts(root: Path = FONT_ROOT) -> dict[str, Path]:
 
 
 @lru_cache(maxsize=512)
-def _font(path: Path, size: int) -> ImageFont.FreeTypeFont:
+def font_at(path: Path, size: int) -> ImageFont.FreeTypeFont:
     """A font at a size (loading a large font file each time would dominate the drawing time)."""
     return ImageFont.truetype(str(path), size)
 
@@ -119,7 +119,7 @@ def glyphs(rng: np.random.Generator, font_path: Path, text: str) -> Image:
     cell = (bottom - top) / len(text)
     width = _W * (rng.uniform(0.55, 0.68) if len(text) == 2 else rng.uniform(0.5, 0.8))
     size = int(min(cell * rng.uniform(0.85, 1.1), width))
-    font = _font(font_path, max(size, 8))
+    font = font_at(font_path, max(size, 8))
     for i, ch in enumerate(text):
         left, upper, right, lower = font.getbbox(ch)
         cx, cy = _W / 2 + rng.normal(0, 2.5), top + cell * (i + 0.5) + rng.normal(0, 2)
