@@ -1,7 +1,12 @@
 """The generic piece classifier at run time: small CNNs in ONNX, run with OpenCV's DNN module (no PyTorch).
 
 The shipped model is two networks of different widths joined in one graph (`vision.train.ensemble`): both read
-each crop, their logits are averaged and their features set side by side, so this module runs it as one network.
+each crop, their logits are averaged and their features set side by side. This module runs the two networks apart
+(`vision.model_file` takes the graph to pieces) and joins their outputs as the graph would (the same but for
+float32 rounding). Asked for probabilities without features (a read without a piece-set calibration, which alone
+uses them), it runs the second, wider network only on the crops the first one does not read as empty at
+`SURE_EMPTY` or more (about half a board's crops): those keep the first network's reading. A model file of one
+network runs as it is.
 
 Input: square crops (`vision.squares.CROP` pixels, BGR uint8), normalised by `preprocess` (shared with training).
 Output per crop: probabilities over the 29 square labels (`vision.labels.SQUARE_LABELS` order), the probability
@@ -20,6 +25,7 @@ The network is trained by `vision/train/train_classifier.py` on synthetic crops 
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +36,8 @@ from numpy.typing import NDArray
 
 from vision.board import Image
 from vision.errors import ModelError
-from vision.labels import SQUARE_LABELS
+from vision.labels import EMPTY, SQUARE_LABELS
+from vision.model_file import ModelNetworks, read_model
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "pieces.onnx"
 N_LABELS = len(SQUARE_LABELS)
@@ -47,6 +54,13 @@ vision` on the same frames, full read CPU median 43.5 -> 42.2 ms, read after a m
 271 -> 255 MB (two networks fewer to hold, and smaller buffers)."""
 DOUBT = 0.97
 """A crop is in doubt when its top label or its owner (summed over kinds) is below this probability."""
+SURE_EMPTY = 0.97
+"""A crop the first network alone reads as empty at least this surely is not run through the second, when no
+features are wanted (`PieceClassifier.predict`). Chosen on development frames (`vision.train.dev_eval`, 40 frames
+each of plain2, plain, one and artwork, 2026-11-29): at 0.97 and at 0.95 alike, the same squares right in each
+family as with both networks on every crop (3071, 3115, 3059, 3239 of 3240) and the same wrong squares vouched for
+(1, 0, 0, 0); 0.97, at `DOUBT`, so that no crop whose second network was skipped is in doubt for that alone."""
+EMPTY_CLASS = SQUARE_LABELS.index(EMPTY)
 
 
 def preprocess(crops: Image) -> NDArray[np.float32]:
@@ -87,46 +101,77 @@ class Prediction:
 class PieceClassifier:
     """The ONNX piece classifier loaded into OpenCV's DNN module."""
 
-    def __init__(self, model_path: Path = MODEL_PATH, second_look: bool = True) -> None:
-        if not model_path.exists():
-            raise ModelError(f"classifier model not found: {model_path}")
+    def __init__(self, model_path: Path = MODEL_PATH, second_look: bool = True, sure_empty: float = SURE_EMPTY) -> None:
+        model = read_model(model_path)
         try:
-            # One network per batch size of `CHUNKS`: OpenCV re-plans a network whenever its batch size changes
-            # (the board's 81 crops, a stand's few, the second looks), and sizes its buffers to the batch.
-            path = os.fspath(model_path)
-            self._nets = {size: cv2.dnn.readNetFromONNX(path, cv2.dnn.ENGINE_CLASSIC) for size in CHUNKS}
+            self._nets = _load_networks(model)
         except cv2.error as exc:
             raise ModelError(f"cannot load classifier model {model_path}: {exc}") from exc
+        self._model: ModelNetworks = model
         self._second_look = second_look
-        self._outputs = ["logits", "features"]
+        self._sure_empty = sure_empty
 
-    def predict(self, crops: Image) -> Prediction:
-        """Probabilities, sideways probability and features for a batch of crops."""
+    def predict(self, crops: Image, *, features: bool = True) -> Prediction:
+        """Probabilities, sideways probability and features for a batch of crops. With `features` False the
+        features are N×0, and a joined model skips its second network where the first is sure of an empty square
+        (`SURE_EMPTY`)."""
         if len(crops) == 0:
             return Prediction(np.zeros((0, N_LABELS)), np.zeros(0), np.zeros(0), np.zeros((0, 0), np.float32))
-        full, features = self._forward(crops)
+        full, feats = self._forward(crops, features)
         if self._second_look:
             doubtful = doubtful_crops(full)
             if len(doubtful):
-                again, _ = self._forward(np.ascontiguousarray(crops[doubtful, ::-1, ::-1]))
+                again, _ = self._forward(np.ascontiguousarray(crops[doubtful, ::-1, ::-1]), features)
                 full[doubtful] = combine(full[doubtful], again[:, OWNER_SWAP])
         sideways, unreadable = full[:, N_LABELS], full[:, N_LABELS + 1]
         probs = full[:, :N_LABELS] / np.maximum(full[:, :N_LABELS].sum(axis=1, keepdims=True), 1e-12)
-        feats = np.asarray(features, dtype=np.float32).reshape(len(crops), -1)
         return Prediction(probs, sideways, unreadable, feats)
 
-    def _forward(self, crops: Image) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
-        """Softmax over the 31 network classes and the features of a batch, run in chunks (`chunk_sizes`)."""
+    def _forward(self, crops: Image, features: bool) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
+        """Softmax over the 31 network classes and the features (N×0 unless `features`) of a batch."""
         x = preprocess(crops)
-        logits, features, start = [], [], 0
-        for size in chunk_sizes(len(crops)):
-            net = self._nets[size]
+        logits, feats = self._run(0, x)
+        join = self._model.join
+        if join is None:
+            return softmax(logits), feats if features else feats[:, :0]
+        rest = np.arange(len(x)) if features else np.flatnonzero(softmax(logits)[:, EMPTY_CLASS] < self._sure_empty)
+        second_logits, second_feats = self._run(1, np.ascontiguousarray(x[rest]))
+        joined = logits.copy()
+        joined[rest] = join.logits(logits[rest], second_logits)
+        if not features:
+            return softmax(joined), np.zeros((len(x), 0), np.float32)
+        return softmax(joined), np.concatenate([feats, second_feats], axis=1)
+
+    def _run(self, network: int, x: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """Logits and features of one network (`network`: its index in the model) for a preprocessed batch, run in
+        chunks (`chunk_sizes`)."""
+        nets, names = self._nets[network], list(self._model.outputs[network])
+        logits, feats, start = [], [], 0
+        for size in chunk_sizes(len(x)):
+            net = nets[size]
             net.setInput(x[start : start + size])
-            chunk_logits, chunk_features = net.forward(self._outputs)
-            logits.append(np.asarray(chunk_logits))
-            features.append(np.asarray(chunk_features, dtype=np.float32))
+            chunk_logits, chunk_features = net.forward(names)
+            logits.append(np.asarray(chunk_logits, dtype=np.float32).reshape(size, -1))
+            feats.append(np.asarray(chunk_features, dtype=np.float32).reshape(size, -1))
             start += size
-        return softmax(np.concatenate(logits)), np.concatenate(features)
+        if not logits:
+            return np.zeros((0, N_LABELS + 2), np.float32), np.zeros((0, 0), np.float32)
+        return np.concatenate(logits), np.concatenate(feats)
+
+
+def _load_networks(model: ModelNetworks) -> list[dict[int, cv2.dnn.Net]]:
+    """Each of the model's networks loaded into OpenCV's DNN module, once per batch size of `CHUNKS` (OpenCV
+    re-plans a network whenever its batch size changes: the board's 81 crops, a stand's few, the second looks; and
+    sizes its buffers to the batch). Loaded from files, in a temporary folder, in OpenCV's classic engine: the
+    new engine is twice as slow here, and OpenCV 5.0 loads a graph from memory in the new engine whatever engine
+    it is asked for (a network 2.2 ms per 16 crops from a file, 4.8 ms from memory)."""
+    with tempfile.TemporaryDirectory(prefix="shogi-robot-classifier-") as folder:
+        nets = []
+        for k, graph in enumerate(model.networks):
+            path = Path(folder) / f"network-{k}.onnx"
+            path.write_bytes(graph)
+            nets.append({size: cv2.dnn.readNetFromONNX(os.fspath(path), cv2.dnn.ENGINE_CLASSIC) for size in CHUNKS})
+        return nets
 
 
 def chunk_sizes(n: int) -> list[int]:

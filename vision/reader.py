@@ -323,13 +323,13 @@ class BoardReader:
         """Every square's reading, classifying again only the crops that changed since their square was last
         read (all of them with `ReaderSettings.reread_delta` None)."""
         if self._settings.reread_delta is None:
-            prediction = self._classifier.predict(crops)
+            prediction = self._predict(crops)
             return prediction, self._probabilities(board, np.ones(81, dtype=bool), prediction, crops)
         changed = self._memo.changed(crops)
         if not changed.any():
             return self._memo.readings()
         fresh = crops if changed.all() else crops[changed]
-        prediction = self._classifier.predict(fresh)
+        prediction = self._predict(fresh)
         return self._memo.remember(crops, changed, prediction, self._probabilities(board, changed, prediction, fresh))
 
     def _probabilities(
@@ -344,7 +344,11 @@ class BoardReader:
 
     def _classify(self, crops: Image) -> NDArray[np.float64]:
         """Probabilities of crops, as a first reading is made (classifier, then calibration)."""
-        return self._adjust(self._classifier.predict(crops), crops)
+        return self._adjust(self._predict(crops), crops)
+
+    def _predict(self, crops: Image) -> Prediction:
+        """The classifier's reading of crops, with the features only when a calibration will use them."""
+        return self._classifier.predict(crops, features=self._calibration is not None)
 
     def _adjust(self, prediction: Prediction, crops: Image) -> NDArray[np.float64]:
         """The calibration's probabilities for these crops (the classifier's without one)."""
@@ -380,7 +384,7 @@ class BoardReader:
         if self._settings.sente_side is not None:
             geometry = geometry.rotated(turns_for_side(geometry, self._settings.sente_side))
         board, crops = board_and_crops(image, geometry)
-        prediction = self._classifier.predict(crops)
+        prediction = self._predict(crops)
         if self._settings.sente_side is not None:
             return geometry, board, crops, prediction
         axis = 1 if axes_swapped(prediction.probs, prediction.sideways) else 0
@@ -389,7 +393,7 @@ class BoardReader:
             return geometry, board, crops, prediction
         geometry = geometry.rotated(turns)
         board, crops = board_and_crops(image, geometry)
-        return geometry, board, crops, self._classifier.predict(crops)
+        return geometry, board, crops, self._predict(crops)
 
 
 def board_and_crops(image: Image, geometry: BoardGeometry) -> tuple[Image, Image]:

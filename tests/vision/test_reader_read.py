@@ -133,9 +133,9 @@ class _Counting:
     def __init__(self, classifier: PieceClassifier) -> None:
         self.inner, self.boards = classifier, 0
 
-    def predict(self, crops: np.ndarray) -> Prediction:
+    def predict(self, crops: np.ndarray, *, features: bool = True) -> Prediction:
         self.boards += len(crops) == 81
-        return self.inner.predict(crops)
+        return self.inner.predict(crops, features=features)
 
 
 def test_a_known_sente_side_turns_the_grid_before_classifying(classifier: PieceClassifier) -> None:

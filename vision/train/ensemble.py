@@ -33,8 +33,7 @@ from typing import Any
 
 import numpy as np
 
-MEANS = ("arithmetic", "geometric")
-PREFIX = ("a_", "b_")
+from vision.model_file import MEANS, PREFIX
 
 
 def join_models(first: Any, second: Any, mean: str = "arithmetic", weight: float = 0.5) -> Any:
