@@ -1,4 +1,4 @@
-"""Two-character brush faces in made-up hands (`vision.train.hand_styles`; training only, no PyTorch needed)."""
+"""Brush faces in made-up hands (`vision.train.hand_styles`; training only, no PyTorch needed)."""
 
 from __future__ import annotations
 
@@ -53,3 +53,19 @@ def test_a_squeezing_hand_writes_narrower_characters() -> None:
         columns = np.flatnonzero(mask.max(axis=0) > 0.5)
         widths.append(columns[-1] - columns[0])
     assert widths[0] < 0.8 * widths[1]
+
+
+def test_each_hand_also_writes_its_set_in_one_character() -> None:
+    """`chars` 1: the same hands as one-character styles (`hand_<n>_1`) with every kind, other tiles than the
+    two-character ones; any other count is refused."""
+    _fonts()
+    one, two = hand_tiles(3, hands=2, chars=1), hand_tiles(3, hands=2)
+    assert sorted(one) == [s.replace("_2", "_1") for s in sorted(two)]
+    assert all(set(per_kind) == set(KINDS) for per_kind in one.values())
+    style = sorted(one)[0]
+    assert not np.array_equal(one[style]["S"][0], two[style.replace("_1", "_2")]["S"][0])
+    assert np.array_equal(
+        two[style.replace("_1", "_2")]["S"][0], hand_tiles(3, hands=2)[style.replace("_1", "_2")]["S"][0]
+    )
+    with pytest.raises(ValueError, match="chars must be 1 or 2"):
+        hand_tiles(3, hands=1, chars=3)

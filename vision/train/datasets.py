@@ -195,12 +195,12 @@ def brush_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
 
 @lru_cache(maxsize=2)
 def hand_sprite_dirs(red: float = PROMOTED_RED) -> dict[str, Path]:
-    """The made-up hands (`vision.train.hand_styles.hand_tiles`) written as renderer sprite folders (made once, and
-    only for a run that renders them)."""
+    """The made-up hands (`vision.train.hand_styles.hand_tiles`), two- and one-character forms, written as renderer
+    sprite folders (made once, and only for a run that renders them)."""
     from vision.train.hand_styles import HAND_SEED, HANDS, hand_tiles
 
-    folder = Path(tempfile.gettempdir()) / f"shogi-hand-sprites-{HAND_SEED}-{HANDS}{red_tag(red)}"
-    return write_sprite_dirs(hand_tiles(HAND_SEED, HANDS, red), folder)
+    folder = Path(tempfile.gettempdir()) / f"shogi-hand-sprites-{HAND_SEED}-{HANDS}-12{red_tag(red)}"
+    return write_sprite_dirs(hand_tiles(HAND_SEED, HANDS, red) | hand_tiles(HAND_SEED, HANDS, red, chars=1), folder)
 
 
 def sprite_dirs(prefix: str, red: float = PROMOTED_RED) -> dict[str, Path]:
@@ -231,18 +231,19 @@ def _looks_rendered_chunk(
 
 
 def rendered_drawn(
-    args: argparse.Namespace, prefix: str, frames: int, first_seed: int, *, two: bool = False
+    args: argparse.Namespace, prefix: str, frames: int, first_seed: int, *, two: bool = False, one: bool = False
 ) -> tuple[Any, Any]:
     """Crops cut from `frames` rendered frames drawn with the trained styles whose names start with `prefix`
-    (`look_`: `vision.train.looks`; `gen_`, `brush_`: `vision.train.fonts`; one sprite folder per tile variant;
-    only the one-character forms with `--one-char`, only the two-character forms with `two`; promoted faces red with
-    probability `--promoted-red`), cached like the others."""
+    (`look_`: `vision.train.looks`; `gen_`, `brush_`: `vision.train.fonts`; `hand_`: `vision.train.hand_styles`;
+    one sprite folder per tile variant; only the one-character forms with `one` or `--one-char`, only the
+    two-character forms with `two`; promoted faces red with probability `--promoted-red`), cached like the
+    others."""
     red = args.promoted_red
     dirs = sprite_dirs(prefix, red)  # made before the workers start, so they inherit it
     styles = sorted(n for n in dirs if n.startswith(prefix))
     if two:
         styles = char_forms(styles, 2)
-    elif args.one_char:
+    elif one or args.one_char:
         styles = one_char(styles)
     return _framed(
         f"rendered-{prefix}{args.seed}{red_tag(red)}", partial(_looks_rendered_chunk, prefix=prefix, red=red),

@@ -1,4 +1,4 @@
-"""Two-character brush faces in made-up hands (training only): more hands than there are brush fonts.
+"""Brush faces in made-up hands (training only): more hands than there are brush fonts.
 
 A wooden set's faces are written by one hand, and that hand has habits a font does not: characters squeezed or
 widened, slanted, the upper one larger than the lower, heavier or lighter strokes. The fonts give the classifier a
@@ -11,7 +11,8 @@ probability `red`). Deterministic from the seed.
 
 Tried on 2026-11-29 (`--rendered-hands 2000`, docs/classifier-training.md, session 33): the fonts' two-character
 faces read better (development +36 to +83 squares of 12960), the held-out one-character artwork no better, and the
-real set's silver on 7i still a knight; not shipped.
+real set's silver on 7i still a knight; not shipped. So each hand also writes its set in one character a piece
+(`hand_tiles` with `chars` 1: `hand_<n>_1`, `--rendered-hands-one`), as both held-out styles are written.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from vision.train.fonts import (
     BRUSH_FONTS,
     FONT_ROOT,
     FONTS,
+    ONE_CHAR,
     PROMOTED_RED,
     TWO_CHARS,
     VARIANTS,
@@ -154,18 +156,24 @@ def hand_fonts() -> list[Path]:
 
 
 def hand_tiles(
-    seed: int = HAND_SEED, hands: int = HANDS, red: float = PROMOTED_RED
+    seed: int = HAND_SEED, hands: int = HANDS, red: float = PROMOTED_RED, chars: int = 2
 ) -> dict[str, dict[str, list[Image]]]:
-    """`VARIANTS` tiles per kind for each of `hands` made-up hands (`hand_<n>_2`), each hand its own generator
-    from `seed`; a hand whose fonts cannot write a kind is left out."""
+    """`VARIANTS` tiles per kind for each of `hands` made-up hands (`hand_<n>_<chars>`), written with `chars`
+    characters (2: `TWO_CHARS`, 1: `ONE_CHAR`), each hand its own generator from `seed` (the same hand, habits and
+    fonts, in both forms); a hand whose fonts cannot write a kind is left out."""
+    if chars not in (1, 2):
+        raise ValueError(f"chars must be 1 or 2, not {chars}")
+    table = TWO_CHARS if chars == 2 else ONE_CHAR
     fonts = hand_fonts()
     styles: dict[str, dict[str, list[Image]]] = {}
     for n in range(hands):
         rng = np.random.default_rng([seed, n])
         hand = random_hand(rng, fonts)
+        if chars == 1:  # the hand's own generator drew its habits; its one-character tiles get another stream
+            rng = np.random.default_rng([seed, n, 1])
         per_kind: dict[str, list[Image]] = {}
         for kind in KINDS:
-            choices = [t for t in TWO_CHARS[kind] if writable(t, hand.main) and writable(t, hand.second)]
+            choices = [t for t in table[kind] if writable(t, hand.main) and writable(t, hand.second)]
             if not choices:
                 break
             tiles = []
@@ -175,5 +183,5 @@ def hand_tiles(
                 tiles.append(tile(rng, hand, texts, kind.startswith("+"), red))
             per_kind[kind] = tiles
         if len(per_kind) == len(KINDS):
-            styles[f"hand_{n}_2"] = per_kind
+            styles[f"hand_{n}_{chars}"] = per_kind
     return styles

@@ -171,6 +171,33 @@ def gen_init(seed: int) -> np.random.Generator:
     return np.random.default_rng(seed + 999)
 
 
+DRAWN_FRAMES: tuple[tuple[str, str, int, str], ...] = (
+    ("rendered_looks", "look_", 40_000, ""),
+    ("rendered_fonts", "gen_", 50_000, ""),
+    ("rendered_fonts_two", "gen_", 60_000, "two"),
+    ("rendered_looks_two", "look_", 70_000, "two"),
+    ("rendered_brush", "brush_", 80_000, ""),
+    ("rendered_brush", "brush_", 85_000, "two"),
+    ("rendered_hands", "hand_", 95_000, "two"),
+    ("rendered_hands_one", "hand_", 97_500, "one"),
+)
+"""The rendered frames of drawn faces, in the order they join the training data: the option giving their number,
+the styles' prefix, the first frame's seed after `--seed` × 100000, and the faces' forms (`two`: two-character
+only; `one`: one-character only; empty: as `--one-char` says). Each part's frames end before the next one's first
+seed (the two-character hands' at most 2500 of them)."""
+
+
+def drawn_frames(args: argparse.Namespace) -> list[tuple[Any, Any]]:
+    """Crops and targets of each part of `DRAWN_FRAMES` that the command line asks for (`rendered_drawn`)."""
+    return [
+        rendered_drawn(
+            args, prefix, getattr(args, option), args.seed * 100_000 + offset, two=forms == "two", one=forms == "one"
+        )
+        for option, prefix, offset, forms in DRAWN_FRAMES
+        if getattr(args, option)
+    ]
+
+
 def training_data(
     args: argparse.Namespace, styles: list[str]
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64], NDArray[np.bool_]]:
@@ -186,23 +213,7 @@ def training_data(
         parts.append((*looks, False))
     if args.rendered:
         parts.append((*rendered(args.seed, args.rendered, styles, args.workers, args.cache), True))
-    if args.rendered_looks:
-        parts.append((*rendered_drawn(args, "look_", args.rendered_looks, args.seed * 100_000 + 40_000), False))
-    if args.rendered_fonts:
-        parts.append((*rendered_drawn(args, "gen_", args.rendered_fonts, args.seed * 100_000 + 50_000), False))
-    if args.rendered_fonts_two:
-        seed = args.seed * 100_000 + 60_000
-        parts.append((*rendered_drawn(args, "gen_", args.rendered_fonts_two, seed, two=True), False))
-    if args.rendered_looks_two:
-        seed = args.seed * 100_000 + 70_000
-        parts.append((*rendered_drawn(args, "look_", args.rendered_looks_two, seed, two=True), False))
-    if args.rendered_brush:
-        parts.append((*rendered_drawn(args, "brush_", args.rendered_brush, args.seed * 100_000 + 80_000), False))
-        seed = args.seed * 100_000 + 85_000
-        parts.append((*rendered_drawn(args, "brush_", args.rendered_brush, seed, two=True), False))
-    if args.rendered_hands:
-        seed = args.seed * 100_000 + 95_000
-        parts.append((*rendered_drawn(args, "hand_", args.rendered_hands, seed, two=True), False))
+    parts.extend((*drawn, False) for drawn in drawn_frames(args))
     if args.rendered_sheen:
         parts.append((*rendered_sheen(args.seed, args.rendered_sheen, styles, args.workers, args.cache), True))
     if args.stands:
@@ -389,6 +400,12 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=0,
         help="rendered frames of two-character brush faces in made-up hands (vision.train.hand_styles)",
+    )
+    parser.add_argument(
+        "--rendered-hands-one",
+        type=int,
+        default=0,
+        help="rendered frames of the same made-up hands' one-character faces",
     )
     parser.add_argument(
         "--rendered-sheen", type=int, default=0, help="rendered frames of the artwork with the lamp's sheen on the ink"
