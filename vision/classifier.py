@@ -57,13 +57,13 @@ DOUBT = 0.97
 SURE_EMPTY = 0.97
 """A crop the first network alone reads as empty at least this surely is not run through the second, when no
 features are wanted (`PieceClassifier.predict`). Chosen on development frames (`vision.train.dev_eval`, 40 frames
-each of plain2, plain, one and artwork, 2026-11-29): at 0.97 and at 0.95 alike, the same squares right in each
-family as with both networks on every crop (3071, 3115, 3059, 3239 of 3240) and the same wrong squares vouched for
-(1, 0, 0, 0); 0.97, at `DOUBT`, so that no crop whose second network was skipped is in doubt for that alone.
-Then `shogi-robot bench vision --n 60 --calibrated-n 0` (held-out styles, scored once after the choice; before ->
-after, on a 2-core Xeon): every accuracy figure the same; full read CPU median 77.3 -> 62.7 ms, first read 304 ->
-257 ms, read after a move 96.8 -> 87.0 ms; peak memory 157 -> 164 MB. A calibrated read runs both networks on
-every crop, as before."""
+each of plain2, plain, one and artwork, 2026-11-29, with the joined model of 2026-11-28): at 0.97 and at 0.95
+alike, the same squares right in each family as with both networks on every crop (3071, 3115, 3059, 3239 of 3240)
+and the same wrong squares vouched for (1, 0, 0, 0); 0.97, at `DOUBT`, so that no crop whose second network was
+skipped is in doubt for that alone. Then `shogi-robot bench vision --n 60 --calibrated-n 0` (held-out styles,
+scored once after the choice; before -> after, on a 2-core Xeon, the same model): every accuracy figure the same;
+full read CPU median 77.3 -> 62.7 ms, first read 304 -> 257 ms, read after a move 96.8 -> 87.0 ms; peak memory
+157 -> 164 MB. A calibrated read runs both networks on every crop, as before."""
 EMPTY_CLASS = SQUARE_LABELS.index(EMPTY)
 
 
