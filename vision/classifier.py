@@ -99,7 +99,7 @@ class Prediction:
     unreadable: NDArray[np.float64]
     """N probabilities that the square cannot be read (hand over it, motion blur, black or blown out)."""
     features: NDArray[np.float32]
-    """N×D penultimate-layer features (for calibration)."""
+    """N×D penultimate-layer features (for calibration); N×0 when the prediction was made without them."""
 
 
 class PieceClassifier:

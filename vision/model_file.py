@@ -63,12 +63,13 @@ def read_model(path: Path) -> ModelNetworks:
     """The networks of the classifier model at `path` (`ModelNetworks`). ModelError when the file is missing or is
     not an ONNX graph with the outputs `logits` and `features`."""
     import onnx
+    from google.protobuf.message import DecodeError
 
     if not path.exists():
         raise ModelError(f"classifier model not found: {path}")
     try:
         model = onnx.load(str(path))
-    except Exception as exc:  # onnx raises protobuf's DecodeError and others for a file that is not a model
+    except (DecodeError, OSError) as exc:  # a file that is not a protobuf, or one that cannot be read
         raise ModelError(f"cannot load classifier model {path}: {exc}") from exc
     made = {name for node in model.graph.node for name in node.output}
     if not set(OUTPUTS) <= made:
