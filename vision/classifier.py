@@ -111,6 +111,8 @@ class PieceClassifier:
             self._nets = _load_networks(model)
         except cv2.error as exc:
             raise ModelError(f"cannot load classifier model {model_path}: {exc}") from exc
+        except OSError as exc:  # the networks are loaded from files in a temporary folder (`_load_networks`)
+            raise ModelError(f"cannot load classifier model {model_path}: temporary folder: {exc}") from exc
         self._model: ModelNetworks = model
         self._second_look = second_look
         self._sure_empty = sure_empty

@@ -65,3 +65,18 @@ def test_files_that_are_not_classifier_models_are_refused(tmp_path: Path) -> Non
     onnx.save(odd, str(path))
     with pytest.raises(ModelError, match="mean is not known"):
         read_model(path)
+
+
+def test_a_classifier_that_cannot_write_its_networks_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The networks are loaded from files in a temporary folder; a temporary folder that cannot be made gives a
+    ModelError naming it, not a bare OSError."""
+    import tempfile
+
+    from vision.classifier import PieceClassifier
+
+    def no_folder(*args: object, **kwargs: object) -> None:
+        raise PermissionError("no room here")
+
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", no_folder)
+    with pytest.raises(ModelError, match="temporary folder: no room here"):
+        PieceClassifier()
