@@ -130,7 +130,18 @@ class Calibration:
         """N×29 probabilities: the generic classifier's log-probabilities times `generic_power` plus the set
         model's times `set_weight`, plus (given the N crops the prediction was made on, and an appearance
         model) the appearance model's times `appearance_weight`; then, given the crops, the unsure squares' pieces
-        weighed again by how well the set's own faces fit them (`SetFaces.reweigh`)."""
+        weighed again by how well the set's own faces fit them (`SetFaces.reweigh`). Crops the classifier's first
+        network alone read as surely empty (`Prediction.first_only`) keep the classifier's probabilities."""
+        if prediction.first_only is None:
+            return self._adjusted(prediction, crops)
+        out = prediction.probs.copy()
+        rest = np.flatnonzero(~prediction.first_only)
+        if len(rest):
+            out[rest] = self._adjusted(prediction.rows(rest), None if crops is None else crops[rest])
+        return out
+
+    def _adjusted(self, prediction: Prediction, crops: Image | None) -> NDArray[np.float64]:
+        """`adjust` of crops every network read."""
         generic = np.maximum(prediction.probs, 1e-9)
         own = np.maximum(self.model.probs(prediction.features, generic), 1e-12)
         logits = self.generic_power * np.log(generic) + self.set_weight * np.log(own)

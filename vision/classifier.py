@@ -3,10 +3,10 @@
 The shipped model is two networks of different widths joined in one graph (`vision.train.ensemble`): both read
 each crop, their logits are averaged and their features set side by side. This module runs the two networks apart
 (`vision.model_file` takes the graph to pieces) and joins their outputs as the graph would (the same but for
-float32 rounding). Asked for probabilities without features (a read without a piece-set calibration, which alone
-uses them), it runs the second, wider network only on the crops the first one does not read as empty at
-`SURE_EMPTY` or more (about half a board's crops): those keep the first network's reading. A model file of one
-network runs as it is.
+float32 rounding). Asked to skip (`skip_sure_empty`: the reader's reads), it runs the second, wider network only
+on the crops the first one does not read as empty at `SURE_EMPTY` or more (about half a board's crops): those keep
+the first network's reading, and a piece-set calibration leaves them as they are (`Prediction.first_only`). A
+calibration's own learning reads every crop with both networks. A model file of one network runs as it is.
 
 Input: square crops (`vision.squares.CROP` pixels, BGR uint8), normalised by `preprocess` (shared with training).
 Output per crop: probabilities over the 29 square labels (`vision.labels.SQUARE_LABELS` order), the probability
@@ -38,6 +38,7 @@ from vision.board import Image
 from vision.errors import ModelError
 from vision.labels import EMPTY, SQUARE_LABELS
 from vision.model_file import ModelNetworks, read_model
+from vision.squares import CROP
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "pieces.onnx"
 N_LABELS = len(SQUARE_LABELS)
@@ -55,15 +56,20 @@ vision` on the same frames, full read CPU median 43.5 -> 42.2 ms, read after a m
 DOUBT = 0.97
 """A crop is in doubt when its top label or its owner (summed over kinds) is below this probability."""
 SURE_EMPTY = 0.97
-"""A crop the first network alone reads as empty at least this surely is not run through the second, when no
-features are wanted (`PieceClassifier.predict`). Chosen on development frames (`vision.train.dev_eval`, 40 frames
+"""A crop the first network alone reads as empty at least this surely is not run through the second, when the
+caller lets it skip (`PieceClassifier.predict`). Chosen on development frames (`vision.train.dev_eval`, 40 frames
 each of plain2, plain, one and artwork, 2026-11-29, with the joined model of 2026-11-28): at 0.97 and at 0.95
 alike, the same squares right in each family as with both networks on every crop (3071, 3115, 3059, 3239 of 3240)
 and the same wrong squares vouched for (1, 0, 0, 0); 0.97, at `DOUBT`, so that no crop whose second network was
 skipped is in doubt for that alone. Then `shogi-robot bench vision --n 60 --calibrated-n 0` (held-out styles,
 scored once after the choice; before -> after, on a 2-core Xeon, the same model): every accuracy figure the same;
 full read CPU median 77.3 -> 62.7 ms, first read 304 -> 257 ms, read after a move 96.8 -> 87.0 ms; peak memory
-157 -> 164 MB. A calibrated read runs both networks on every crop, as before."""
+157 -> 164 MB. Calibrated reads skip so too (their calibration leaves the skipped crops as they are), by a rule
+fixed beforehand: `vision.train.calib_eval --family plain|plain2 --n 6` gave the same figures, line for line, and on
+the held-out styles (`bench vision --n 60 --calibrated-n 40`, the model of 2026-11-29) the calibrated figures were
+the same (99.691 / 100 / 99.506 %) and the calibrated read's CPU median fell 58.6 -> 40.7 ms. Before that, on 60
+calibrated development frames, 2275 of 4860 crops were surely empty by the first network, none of them a piece,
+and no calibration read one of them as anything but empty."""
 EMPTY_CLASS = SQUARE_LABELS.index(EMPTY)
 
 
@@ -100,6 +106,16 @@ class Prediction:
     """N probabilities that the square cannot be read (hand over it, motion blur, black or blown out)."""
     features: NDArray[np.float32]
     """N×D penultimate-layer features (for calibration); N×0 when the prediction was made without them."""
+    first_only: NDArray[np.bool_] | None = None
+    """The crops read by the first network alone (`PieceClassifier.predict` with `skip_sure_empty`: surely
+    empty), whose features lack the second network's part (zeros); None: every crop read by every network."""
+
+    def rows(self, index: NDArray[np.intp]) -> Prediction:
+        """The prediction of the crops at `index` only."""
+        first_only = None if self.first_only is None else self.first_only[index]
+        return Prediction(
+            self.probs[index], self.sideways[index], self.unreadable[index], self.features[index], first_only
+        )
 
 
 class PieceClassifier:
@@ -116,37 +132,57 @@ class PieceClassifier:
         self._model: ModelNetworks = model
         self._second_look = second_look
         self._sure_empty = sure_empty
+        self._second_features: int | None = None
 
-    def predict(self, crops: Image, *, features: bool = True) -> Prediction:
-        """Probabilities, sideways probability and features for a batch of crops. With `features` False the
-        features are N×0, and a joined model skips its second network where the first is sure of an empty square
-        (`SURE_EMPTY`)."""
+    def predict(self, crops: Image, *, features: bool = True, skip_sure_empty: bool = False) -> Prediction:
+        """Probabilities, sideways probability and features for a batch of crops (features N×0 unless
+        `features`). With `skip_sure_empty`, a joined model runs its second network only on the crops its first
+        does not read as empty at `SURE_EMPTY` or more; the others keep the first network's reading
+        (`Prediction.first_only`)."""
         if len(crops) == 0:
             return Prediction(np.zeros((0, N_LABELS)), np.zeros(0), np.zeros(0), np.zeros((0, 0), np.float32))
-        full, feats = self._forward(crops, features)
+        full, feats, first_only = self._forward(crops, features, skip_sure_empty)
         if self._second_look:
             doubtful = doubtful_crops(full)
             if len(doubtful):
-                again, _ = self._forward(np.ascontiguousarray(crops[doubtful, ::-1, ::-1]), features)
+                again, _, _ = self._forward(np.ascontiguousarray(crops[doubtful, ::-1, ::-1]), False, skip_sure_empty)
                 full[doubtful] = combine(full[doubtful], again[:, OWNER_SWAP])
         sideways, unreadable = full[:, N_LABELS], full[:, N_LABELS + 1]
         probs = full[:, :N_LABELS] / np.maximum(full[:, :N_LABELS].sum(axis=1, keepdims=True), 1e-12)
-        return Prediction(probs, sideways, unreadable, feats)
+        return Prediction(probs, sideways, unreadable, feats, first_only if first_only.any() else None)
 
-    def _forward(self, crops: Image, features: bool) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
-        """Softmax over the 31 network classes and the features (N×0 unless `features`) of a batch."""
+    def _forward(
+        self, crops: Image, features: bool, skip_sure_empty: bool
+    ) -> tuple[NDArray[np.float64], NDArray[np.float32], NDArray[np.bool_]]:
+        """Softmax over the 31 network classes, the features (N×0 unless `features`) of a batch, and which crops
+        the first network alone read (`predict`)."""
         x = preprocess(crops)
         logits, feats = self._run(0, x)
+        first_only = np.zeros(len(x), dtype=bool)
         join = self._model.join
         if join is None:
-            return softmax(logits), feats if features else feats[:, :0]
-        rest = np.arange(len(x)) if features else np.flatnonzero(softmax(logits)[:, EMPTY_CLASS] < self._sure_empty)
+            return softmax(logits), feats if features else feats[:, :0], first_only
+        if skip_sure_empty:
+            first_only = softmax(logits)[:, EMPTY_CLASS] >= self._sure_empty
+        rest = np.flatnonzero(~first_only)
         second_logits, second_feats = self._run(1, np.ascontiguousarray(x[rest]))
         joined = logits.copy()
         joined[rest] = join.logits(logits[rest], second_logits)
         if not features:
-            return softmax(joined), np.zeros((len(x), 0), np.float32)
-        return softmax(joined), np.concatenate([feats, second_feats], axis=1)
+            return softmax(joined), np.zeros((len(x), 0), np.float32), first_only
+        both = np.zeros((len(x), feats.shape[1] + self._second_width(second_feats)), np.float32)
+        both[:, : feats.shape[1]] = feats
+        if len(rest):
+            both[rest, feats.shape[1] :] = second_feats
+        return softmax(joined), both, first_only
+
+    def _second_width(self, second_feats: NDArray[np.float32]) -> int:
+        """The second network's feature width (known once it has read a crop; remembered for a batch it skips)."""
+        if len(second_feats):
+            self._second_features = second_feats.shape[1]
+        elif self._second_features is None:
+            self._second_features = self._run(1, np.zeros((1, 3, CROP, CROP), np.float32))[1].shape[1]
+        return self._second_features
 
     def _run(self, network: int, x: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """Logits and features of one network (`network`: its index in the model) for a preprocessed batch, run in

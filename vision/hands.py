@@ -166,13 +166,13 @@ def count_stand(
     if not centres:
         return StandPieces(np.zeros((0, len(OPTIONS))))
     crops = stand_windows(stand, centres, side)
-    prediction: Prediction = classifier.predict(crops, features=calibration is not None)
+    prediction: Prediction = classifier.predict(crops, features=calibration is not None, skip_sure_empty=True)
     probs = calibration.adjust(prediction, crops) if calibration else prediction.probs
     if float(prediction.unreadable.mean()) > 0.5:  # a hand or sleeve over the stand
         return None
 
     def classify(windows: Image) -> NDArray[np.float64]:
-        again = classifier.predict(windows, features=calibration is not None)
+        again = classifier.predict(windows, features=calibration is not None, skip_sure_empty=True)
         return calibration.adjust(again, windows) if calibration else again.probs
 
     probs = shifted_windows(stand, centres, side, probs, classify)

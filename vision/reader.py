@@ -347,8 +347,9 @@ class BoardReader:
         return self._adjust(self._predict(crops), crops)
 
     def _predict(self, crops: Image) -> Prediction:
-        """The classifier's reading of crops, with the features only when a calibration will use them."""
-        return self._classifier.predict(crops, features=self._calibration is not None)
+        """The classifier's reading of crops (the wide network skipping the surely empty ones), with the features
+        only when a calibration will use them."""
+        return self._classifier.predict(crops, features=self._calibration is not None, skip_sure_empty=True)
 
     def _adjust(self, prediction: Prediction, crops: Image) -> NDArray[np.float64]:
         """The calibration's probabilities for these crops (the classifier's without one)."""

@@ -149,6 +149,7 @@ class SquareMemo:
             _replace(old.sideways, changed, prediction.sideways),
             _replace(old.unreadable, changed, prediction.unreadable),
             _replace(old.features, changed, prediction.features),
+            _first_only(old, changed, prediction),
         )
         self._probs = _replace(self._probs, changed, probs)
         return self._prediction, self._probs
@@ -161,6 +162,15 @@ class SquareMemo:
         looks = self._looks if self._looks is not None and len(self._looks) == n else np.ones(n, np.intp)
         self._new_picture = None
         return np.asarray(np.where(changed & ~new, looks + 1, np.where(changed, 1, looks)), dtype=np.intp)
+
+
+def _first_only(old: Prediction, rows: NDArray[np.bool_], new: Prediction) -> NDArray[np.bool_] | None:
+    """`Prediction.first_only` of the merged reading (None when no crop of either was read by one network)."""
+    if old.first_only is None and new.first_only is None:
+        return None
+    before = np.zeros(len(old.probs), bool) if old.first_only is None else old.first_only
+    after = np.zeros(len(new.probs), bool) if new.first_only is None else new.first_only
+    return _replace(before, rows, after)
 
 
 def _replace(old: NDArray[Any], rows: NDArray[np.bool_], new: NDArray[Any]) -> NDArray[Any]:

@@ -168,3 +168,20 @@ def test_faces_a_start_only_calibration_never_saw_keep_their_generic_share() -> 
     assert SQUARE_LABELS[int(probs.argmax())] == "+P"
     unseen = ~model.trained
     assert np.isclose(probs[0, unseen].sum(), generic[0, unseen].sum(), rtol=1e-6)  # the face is the classifier's
+
+
+def test_crops_read_by_one_network_keep_the_classifier_probabilities() -> None:
+    """Crops the classifier's first network alone read (surely empty: `Prediction.first_only`) keep the
+    classifier's probabilities; every other crop is adjusted exactly as in a prediction of those crops alone."""
+    calibration = _random_calibration()
+    rng = np.random.default_rng(3)
+    probs = rng.dirichlet(np.ones(len(SQUARE_LABELS)), size=6)
+    features = rng.normal(size=(6, 8)).astype(np.float32)
+    first_only = np.array([True, False, False, True, False, True])
+    prediction = Prediction(probs, np.zeros(6), np.zeros(6), features, first_only)
+    got = calibration.adjust(prediction)
+    assert np.array_equal(got[first_only], probs[first_only])
+    rest = np.flatnonzero(~first_only)
+    alone = calibration.adjust(Prediction(probs[rest], np.zeros(3), np.zeros(3), features[rest]))
+    assert np.array_equal(got[rest], alone)
+    assert not np.allclose(got[rest], probs[rest])  # the calibration does change the others

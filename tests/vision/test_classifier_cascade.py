@@ -1,5 +1,5 @@
 """The classifier runs the shipped model's two networks apart (`vision.classifier`): with features, exactly as the
-joined graph reads; without, the wide network skips the crops the narrow one is sure are empty."""
+joined graph reads; asked to skip, the wide network skips the crops the narrow one is sure are empty."""
 
 from __future__ import annotations
 
@@ -68,13 +68,13 @@ def test_with_features_the_networks_run_apart_read_as_the_joined_graph(board: tu
     np.testing.assert_allclose(got.unreadable, full[:, N_LABELS + 1], rtol=1e-5, atol=1e-7)
 
 
-def test_without_features_sure_empty_squares_keep_the_narrow_reading(board: tuple, tmp_path: Path) -> None:
-    """Without features, the crops the narrow network reads as empty at `SURE_EMPTY` or more keep its reading
-    (about half the board here, every one of them really empty); every other crop reads as with both networks.
-    No crop's likeliest label changes; the features are N×0."""
+def test_skipping_keeps_the_narrow_reading_of_sure_empty_squares(board: tuple, tmp_path: Path) -> None:
+    """Skipping (without features), the crops the narrow network reads as empty at `SURE_EMPTY` or more keep its
+    reading (about half the board here, every one of them really empty); every other crop reads as with both
+    networks. No crop's likeliest label changes; the features are N×0."""
     _, crops, labels = board
     classifier = PieceClassifier(second_look=False)
-    both, fast = classifier.predict(crops), classifier.predict(crops, features=False)
+    both, fast = classifier.predict(crops), classifier.predict(crops, features=False, skip_sure_empty=True)
     narrow = _narrow(crops, tmp_path)
     sure = narrow[:, EMPTY_CLASS] >= SURE_EMPTY
     assert 25 <= sure.sum() <= labels.count(EMPTY)
@@ -84,6 +84,29 @@ def test_without_features_sure_empty_squares_keep_the_narrow_reading(board: tupl
     assert not np.allclose(fast.probs[sure], both.probs[sure])  # the skipped crops really kept another reading
     assert np.array_equal(fast.probs.argmax(axis=1), both.probs.argmax(axis=1))
     assert fast.features.shape == (81, 0) and both.features.shape[0] == 81 and both.features.shape[1] > 0
+    assert fast.first_only is not None and np.array_equal(fast.first_only, sure) and both.first_only is None
+
+
+def test_skipping_with_features_marks_the_crops_read_by_one_network(board: tuple) -> None:
+    """With features too (a calibrated read), the skipped crops are marked (`first_only`) and lack the wide
+    network's features (zeros); every other crop has the features and probabilities of a read by both networks."""
+    _, crops, _ = board
+    classifier = PieceClassifier(second_look=False)
+    both, fast = classifier.predict(crops), classifier.predict(crops, skip_sure_empty=True)
+    assert fast.first_only is not None and 25 <= fast.first_only.sum() < 81
+    rest = ~fast.first_only
+    assert np.array_equal(fast.features[rest], both.features[rest])
+    assert np.array_equal(fast.probs[rest], both.probs[rest])
+    wide = fast.features[fast.first_only]
+    assert wide.shape == both.features[fast.first_only].shape
+    assert not wide[:, -1].any() and not np.array_equal(wide, both.features[fast.first_only])
+    empties = crops[fast.first_only][:3]  # a batch the wide network skips whole
+    alone = classifier.predict(empties, skip_sure_empty=True)
+    assert alone.first_only is not None and alone.first_only.all()
+    assert alone.features.shape == (3, both.features.shape[1])
+    assert np.array_equal(alone.features, fast.features[fast.first_only][:3])
+    fresh = PieceClassifier(second_look=False).predict(empties, skip_sure_empty=True)  # no crop read by both yet
+    assert np.array_equal(fresh.features, alone.features)
 
 
 class _Spy:
@@ -92,9 +115,10 @@ class _Spy:
     def __init__(self, inner: PieceClassifier) -> None:
         self.inner, self.asked = inner, []
 
-    def predict(self, crops: np.ndarray, *, features: bool = True):  # type: ignore[no-untyped-def]
+    def predict(self, crops: np.ndarray, *, features: bool = True, skip_sure_empty: bool = False):  # type: ignore[no-untyped-def]
         self.asked.append(features)
-        return self.inner.predict(crops, features=features)
+        assert skip_sure_empty  # the reader always lets the wide network skip sure-empty crops
+        return self.inner.predict(crops, features=features, skip_sure_empty=skip_sure_empty)
 
 
 class _KeepCalibration:

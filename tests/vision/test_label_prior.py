@@ -45,7 +45,7 @@ def test_a_factor_of_one_changes_nothing_and_a_factor_must_be_positive() -> None
 class _TiedClassifier:
     """Reads one square (5e) as sente's pawn or tokin near a tie, every other square as surely empty."""
 
-    def predict(self, crops: np.ndarray, *, features: bool = True) -> Prediction:
+    def predict(self, crops: np.ndarray, *, features: bool = True, skip_sure_empty: bool = False) -> Prediction:
         n = len(crops)
         probs = np.zeros((n, len(SQUARE_LABELS)))
         probs[:, EMPTY_INDEX] = 1.0

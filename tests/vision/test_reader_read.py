@@ -134,9 +134,9 @@ class _Counting:
     def __init__(self, classifier: PieceClassifier) -> None:
         self.inner, self.boards = classifier, 0
 
-    def predict(self, crops: np.ndarray, *, features: bool = True) -> Prediction:
+    def predict(self, crops: np.ndarray, *, features: bool = True, skip_sure_empty: bool = False) -> Prediction:
         self.boards += len(crops) == 81
-        return self.inner.predict(crops, features=features)
+        return self.inner.predict(crops, features=features, skip_sure_empty=skip_sure_empty)
 
 
 def test_a_known_sente_side_turns_the_grid_before_classifying(classifier: PieceClassifier) -> None:

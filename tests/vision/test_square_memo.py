@@ -128,7 +128,7 @@ def test_a_kept_doubt_is_read_again_when_its_picture_changes_or_is_relit() -> No
 class _UnsureClassifier:
     """Reads every crop as empty at 0.5: no square can be vouched for."""
 
-    def predict(self, crops: np.ndarray, *, features: bool = True) -> Prediction:
+    def predict(self, crops: np.ndarray, *, features: bool = True, skip_sure_empty: bool = False) -> Prediction:
         n = len(crops)
         probs = np.full((n, len(SQUARE_LABELS)), 0.5 / (len(SQUARE_LABELS) - 1))
         probs[:, EMPTY_INDEX] = 0.5

@@ -92,7 +92,7 @@ def test_write_mistakes_lists_each_one_beside_its_sheet(tmp_path: Path) -> None:
 class _EmptyEyes:
     """A classifier that sees every square empty."""
 
-    def predict(self, crops: np.ndarray, *, features: bool = True) -> Prediction:
+    def predict(self, crops: np.ndarray, *, features: bool = True, skip_sure_empty: bool = False) -> Prediction:
         probs = np.zeros((len(crops), len(SQUARE_LABELS)))
         probs[:, EMPTY_INDEX] = 1.0
         none = np.zeros(len(crops))
