@@ -122,17 +122,18 @@ class PieceClassifier:
     """The ONNX piece classifier loaded into OpenCV's DNN module."""
 
     def __init__(self, model_path: Path = MODEL_PATH, second_look: bool = True, sure_empty: float = SURE_EMPTY) -> None:
-        model = read_model(model_path)
+        self._model: ModelNetworks = read_model(model_path)
+        self._second_look = second_look
+        self._sure_empty = sure_empty
         try:
-            self._nets = _load_networks(model)
+            self._nets = _load_networks(self._model)
+            one = np.zeros((1, 3, CROP, CROP), np.float32)
+            self._widths = [self._run(k, one)[1].shape[1] for k in range(len(self._nets))]
+            """Each network's feature width (for a batch whose second network is skipped whole)."""
         except cv2.error as exc:
             raise ModelError(f"cannot load classifier model {model_path}: {exc}") from exc
         except OSError as exc:  # the networks are loaded from files in a temporary folder (`_load_networks`)
             raise ModelError(f"cannot load classifier model {model_path}: temporary folder: {exc}") from exc
-        self._model: ModelNetworks = model
-        self._second_look = second_look
-        self._sure_empty = sure_empty
-        self._second_features: int | None = None
 
     def predict(self, crops: Image, *, features: bool = True, skip_sure_empty: bool = False) -> Prediction:
         """Probabilities, sideways probability and features for a batch of crops (features N×0 unless
@@ -170,19 +171,9 @@ class PieceClassifier:
         joined[rest] = join.logits(logits[rest], second_logits)
         if not features:
             return softmax(joined), np.zeros((len(x), 0), np.float32), first_only
-        both = np.zeros((len(x), feats.shape[1] + self._second_width(second_feats)), np.float32)
-        both[:, : feats.shape[1]] = feats
-        if len(rest):
-            both[rest, feats.shape[1] :] = second_feats
-        return softmax(joined), both, first_only
-
-    def _second_width(self, second_feats: NDArray[np.float32]) -> int:
-        """The second network's feature width (known once it has read a crop; remembered for a batch it skips)."""
-        if len(second_feats):
-            self._second_features = second_feats.shape[1]
-        elif self._second_features is None:
-            self._second_features = self._run(1, np.zeros((1, 3, CROP, CROP), np.float32))[1].shape[1]
-        return self._second_features
+        second = np.zeros((len(x), self._widths[1]), np.float32)  # zeros where the second network was skipped
+        second[rest] = second_feats
+        return softmax(joined), np.concatenate([feats, second], axis=1), first_only
 
     def _run(self, network: int, x: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """Logits and features of one network (`network`: its index in the model) for a preprocessed batch, run in
@@ -197,7 +188,7 @@ class PieceClassifier:
             feats.append(np.asarray(chunk_features, dtype=np.float32).reshape(size, -1))
             start += size
         if not logits:
-            return np.zeros((0, N_LABELS + 2), np.float32), np.zeros((0, 0), np.float32)
+            return np.zeros((0, N_LABELS + 2), np.float32), np.zeros((0, self._widths[network]), np.float32)
         return np.concatenate(logits), np.concatenate(feats)
 
 

@@ -76,14 +76,14 @@ def read_model(path: Path) -> ModelNetworks:
         raise ModelError(f"classifier model {path} has no `logits` and `features` outputs")
     if not all(p + o in made for p in PREFIX for o in OUTPUTS):
         return ModelNetworks((model.SerializeToString(),), (OUTPUTS,), None)
-    networks = tuple(_network(model, prefix).SerializeToString() for prefix in PREFIX)
+    networks = tuple(network_graph(model, prefix).SerializeToString() for prefix in PREFIX)
     outputs = tuple((prefix + OUTPUTS[0], prefix + OUTPUTS[1]) for prefix in PREFIX)
     return ModelNetworks(networks, outputs, _join(model, path))
 
 
-def _network(joined: Any, prefix: str) -> Any:
-    """The graph of the joined model's network `prefix`: the nodes its outputs need, their initializers, the input
-    `crops`; names as in the joined graph."""
+def network_graph(joined: Any, prefix: str) -> Any:
+    """The graph of the joined model's network `prefix` (one of `PREFIX`): the nodes its outputs need, their
+    initializers, the input `crops`; names as in the joined graph."""
     import onnx
     from onnx import helper
 

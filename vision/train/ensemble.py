@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.model_file import MEANS, PREFIX
+from vision.model_file import MEANS, PREFIX, network_graph
 
 
 def join_models(first: Any, second: Any, mean: str = "arithmetic", weight: float = 0.5) -> Any:
@@ -77,7 +77,6 @@ def part_model(joined: Any, part: str) -> Any:
     """The network `part` (`PARTS`) of a graph made by `join_models`, on its own: input `crops`, outputs `logits` and
     `features`, its names without the joining prefix. ValueError for an unknown part or a graph not joined so."""
     import onnx
-    from onnx import utils
 
     if part not in PARTS:
         raise ValueError(f"part must be one of {PARTS}, not {part!r}")
@@ -85,8 +84,7 @@ def part_model(joined: Any, part: str) -> Any:
     names = {name for node in joined.graph.node for name in node.output}
     if not {prefix + "logits", prefix + "features"} <= names:
         raise ValueError(f"not a joined model: no {prefix}logits and {prefix}features")
-    inferred = onnx.shape_inference.infer_shapes(joined)
-    model = utils.Extractor(inferred).extract_model(["crops"], [prefix + "logits", prefix + "features"])
+    model = network_graph(joined, prefix)
 
     def own(name: str) -> str:
         return name.removeprefix(prefix)
