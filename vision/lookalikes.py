@@ -59,7 +59,13 @@ occupied square against every other), only in frames whose likeliest labels brea
 reuses the last result (`BoardReader`). The full read's CPU median on the bench's frames did not move (63.4 ms both
 on this session's machine, which is slower than earlier sessions', 41 ms there).
 
-Owns: `pool_lookalikes`, `likeness`, `fit_likeness`, `LIKENESS_FROM`, `STAND_OUT`, `POOL_WEIGHT`, `POOL_FLOOR`,
+Both ask one frame's `FaceTable`, which works out each pair of faces once: the pooling asks for the unsure squares
+against every occupied one, the set fit for every occupied square against every other, and until 2026-11-29 each
+worked its pairs out on its own, the set fit each pair twice (once each way round). On 19 reads after a move
+(`bench vision`'s frames of held-out styles, a game's reader), the two together cost 15.9-19.5 ms of CPU a read on
+the mean before and 9.9-12.0 ms after, with the same results to the last bit.
+
+Owns: `FaceTable`, `pool_lookalikes`, `likeness`, `fit_likeness`, `LIKENESS_FROM`, `STAND_OUT`, `POOL_WEIGHT`, `POOL_FLOOR`,
 `POOL_BELOW`, `FIT_LIKENESS`.
 """
 
@@ -101,11 +107,9 @@ _OCCUPIED = 0.5
 _N_KINDS = len(KINDS)
 
 
-def _upright(crops: Image, gote: NDArray[np.bool_]) -> Image:
-    """Crops turned so that every piece points up (gote's by 180 degrees)."""
-    out = np.array(crops, copy=True)
-    out[gote] = out[gote][:, ::-1, ::-1]
-    return out
+def _upright(crop: Image, gote: bool) -> Image:
+    """A crop turned so that its piece points up (gote's by 180 degrees)."""
+    return np.ascontiguousarray(crop[::-1, ::-1]) if gote else crop
 
 
 def _prepared(crops: Image) -> NDArray[np.float32]:
@@ -120,37 +124,83 @@ def _prepared(crops: Image) -> NDArray[np.float32]:
 
 
 def _faces(pictures: NDArray[np.float32]) -> NDArray[np.float32]:
-    """(N · len(TURNS)) × INNER²: each prepared picture's centre, turned by each of TURNS, as unit rows."""
+    """N × len(TURNS) × INNER²: each prepared picture's centre, turned by each of TURNS, as unit rows."""
     offset = (SIDE - INNER) // 2
     faces = np.stack([turned(picture, degrees) for picture in pictures for degrees in TURNS])
-    return unit(faces[:, offset : offset + INNER, offset : offset + INNER].reshape(len(faces), -1))
+    rows = unit(faces[:, offset : offset + INNER, offset : offset + INNER].reshape(len(faces), -1))
+    return rows.reshape(len(pictures), len(TURNS), -1)
 
 
-def _fits(pictures: NDArray[np.float32], faces: NDArray[np.float32]) -> NDArray[np.float64]:
-    """N × M: each face's (of M pictures, every turn) best correlation anywhere in each picture."""
-    best = best_fits(placements(pictures, INNER), faces)
-    return np.asarray(best.reshape(len(pictures), -1, len(TURNS)).max(axis=2), dtype=np.float64)
+class FaceTable:
+    """One frame's likeness of its squares' faces, each pair's fits worked out once however often asked.
+
+    A face is a square's crop turned to point up (gote's by 180 degrees); a square may be asked for as either
+    owner's. The pooling and the set fit of one read ask for overlapping pairs (the unsure squares against every
+    occupied one, then every occupied square against every other): each picture is prepared once, and each
+    picture-face fit (`_fits`) is computed once, on the first request that needs it."""
+
+    def __init__(self, crops: Image) -> None:
+        self._crops = crops
+        slots = 2 * len(crops)  # square s as sente's face: slot 2s; as gote's: 2s + 1
+        self._pictures: list[NDArray[np.float32] | None] = [None] * slots
+        self._faces: list[NDArray[np.float32] | None] = [None] * slots
+        self._fit = np.full((slots, slots), np.nan, dtype=np.float64)
+        """Best fit of slot b's face (every turn) anywhere in slot a's picture, at [a, b] (NaN: not worked out)."""
+
+    def likeness(
+        self, squares: NDArray[np.intp], gote: NDArray[np.bool_], rows: NDArray[np.intp]
+    ) -> NDArray[np.float64]:
+        """len(rows) × len(squares): how well the centre of one face fits anywhere in the other (`squares` turned
+        by `gote`; the `rows`-th of them against all; both ways round, the larger; a face against itself NaN)."""
+        slots = 2 * np.asarray(squares, dtype=np.intp) + np.asarray(gote, dtype=np.intp)
+        picked = slots[rows]
+        self._work_out(picked, slots)
+        self._work_out(slots, picked)
+        both = np.maximum(self._fit[np.ix_(picked, slots)], self._fit[np.ix_(slots, picked)].T)
+        both[np.arange(len(rows)), rows] = np.nan
+        return both
+
+    def _work_out(self, pictures: NDArray[np.intp], faces: NDArray[np.intp]) -> None:
+        """Fill in the fits of these faces in these pictures that are not known yet (one block: the pictures
+        missing some, against the faces missing in any of them)."""
+        known = self._fit[np.ix_(pictures, faces)]
+        rows = np.isnan(known).any(axis=1)
+        if not rows.any():
+            return
+        cols = np.isnan(known[rows]).any(axis=0)
+        block_rows, block_cols = pictures[rows], faces[cols]
+        windows = placements(np.stack([self._picture(int(slot)) for slot in block_rows]), INNER)
+        face_rows = np.concatenate([self._face(int(slot)) for slot in block_cols])
+        fits = best_fits(windows, face_rows).reshape(len(block_rows), len(block_cols), len(TURNS)).max(axis=2)
+        index = np.ix_(block_rows, block_cols)
+        self._fit[index] = np.where(np.isnan(self._fit[index]), fits, self._fit[index])
+
+    def _picture(self, slot: int) -> NDArray[np.float32]:
+        """The prepared upright picture of a slot."""
+        picture = self._pictures[slot]
+        if picture is None:
+            picture = _prepared(_upright(self._crops[slot // 2], bool(slot % 2))[None])[0]
+            self._pictures[slot] = picture
+        return picture
+
+    def _face(self, slot: int) -> NDArray[np.float32]:
+        """len(TURNS) × INNER² unit rows: the slot's face at each turn."""
+        face = self._faces[slot]
+        if face is None:
+            face = _faces(self._picture(slot)[None])[0]
+            self._faces[slot] = face
+        return face
 
 
 def likeness(crops: Image, rows: NDArray[np.intp]) -> NDArray[np.float64]:
     """len(rows) × N: how well the centre of one crop's face fits anywhere in the other (the crops' `rows` against
     all; both ways round, the larger; a crop against itself NaN). The crops should point the same way."""
-    return _likeness(_prepared(crops), rows)
-
-
-def _likeness(pictures: NDArray[np.float32], rows: NDArray[np.intp]) -> NDArray[np.float64]:
-    """`likeness` of prepared pictures."""
-    faces = _faces(pictures)
-    per_turn = len(TURNS)
-    picked = (rows[:, None] * per_turn + np.arange(per_turn)).ravel()
-    both = np.maximum(_fits(pictures[rows], faces), _fits(pictures, faces[picked]).T)
-    both[np.arange(len(rows)), rows] = np.nan
-    return both
+    return FaceTable(crops).likeness(np.arange(len(crops)), np.zeros(len(crops), dtype=bool), rows)
 
 
 def pool_lookalikes(
     probs: NDArray[np.float64],
-    crops: Image,
+    face_table: FaceTable,
     *,
     weight: float = POOL_WEIGHT,
     threshold: float = LIKENESS_FROM,
@@ -159,15 +209,14 @@ def pool_lookalikes(
     margin: float = STAND_OUT,
 ) -> NDArray[np.float64]:
     """`probs` (81 × 29) with each unsure occupied square's kinds moved towards those of the squares whose faces
-    look like its own."""
+    look like its own (`face_table`: the table of the squares' crops)."""
     occupied = np.flatnonzero(probs[:, EMPTY_INDEX] <= 1.0 - _OCCUPIED)
     unsure = probs[occupied].max(axis=1) < below
     if weight <= 0 or len(occupied) < 2 or not unsure.any():
         return probs
     gote = probs[occupied, :_N_KINDS].sum(axis=1) < probs[occupied, _N_KINDS:EMPTY_INDEX].sum(axis=1)
-    pictures = _prepared(_upright(crops[occupied], gote))
     rows = np.flatnonzero(unsure)
-    table = _likeness(pictures, rows)
+    table = face_table.likeness(occupied, gote, rows)
     bar = np.maximum(threshold, np.nanmedian(table, axis=1, keepdims=True) + margin)
     lend = (np.nan_to_num(table, nan=-1.0) - bar).clip(min=0.0)
     kinds = probs[occupied, :_N_KINDS] + probs[occupied, _N_KINDS:EMPTY_INDEX]
@@ -188,19 +237,19 @@ def _borrow(probs: NDArray[np.float64], square: int, gote: bool, factor: NDArray
     probs[square, cols] = moved * part.sum() / max(float(moved.sum()), 1e-12)
 
 
-def fit_likeness(labels: NDArray[np.intp], crops: Image, weight: float) -> NDArray[np.float64]:
+def fit_likeness(labels: NDArray[np.intp], face_table: FaceTable, weight: float) -> NDArray[np.float64]:
     """81 × 29 log-probability terms for the set fit (`vision.set_counts.fit_to_set`): each occupied square's
     labels raised by `weight` times how far its mean likeness to the other squares read with that face (owner
     ignored) lies above its median likeness to all others (the odd one out of an over-full kind moves first). A
     read of more occupied squares than a set holds gets none: the fit, which changes only kinds, cannot make it
-    fit, and every square against every other would cost about 43 ms at 81."""
+    fit, and every square against every other would cost about 20 ms at 81."""
     terms = np.zeros((len(labels), len(SQUARE_LABELS)))
     occupied = np.flatnonzero(labels != EMPTY_INDEX)
     if weight <= 0 or not 3 <= len(occupied) <= SET_SIZE:
         return terms
     names = [SQUARE_LABELS[int(labels[i])] for i in occupied]
     gote = np.array([not is_sente(name) for name in names])
-    table = _likeness(_prepared(_upright(crops[occupied], gote)), np.arange(len(occupied)))
+    table = face_table.likeness(occupied, gote, np.arange(len(occupied)))
     base = np.nanmedian(table, axis=1, keepdims=True)
     faces = sorted({kind_of(name) for name in names})
     members = np.array([[kind_of(name) == face for face in faces] for name in names], dtype=np.float64)

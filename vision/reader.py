@@ -27,7 +27,7 @@ from vision.hand_fit import StandPieces, fit_whole_set
 from vision.hands import StandLayout, read_stands
 from vision.label_prior import PROMOTED_PRIOR, with_promoted_prior
 from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, board_field_from_labels, square_name
-from vision.lookalikes import FIT_LIKENESS, fit_likeness, pool_lookalikes
+from vision.lookalikes import FIT_LIKENESS, FaceTable, fit_likeness, pool_lookalikes
 from vision.orientation import axes_swapped, turns_for_side
 from vision.owner_cue import apply_owner_cue, measure
 from vision.rim import RimView, rim_view
@@ -262,10 +262,11 @@ class BoardReader:
             prediction, probs = self._read_changed(board, crops)
         if self._settings.owner_cue:
             probs = apply_owner_cue(probs, measure(board))
+        faces = FaceTable(crops)
         if self._settings.lookalikes:
-            probs = self._pooled(probs, crops)
+            probs = self._pooled(probs, faces)
         reason = exposure_problem(board)
-        fit_terms = partial(self._fit_terms, probs, crops) if self._settings.fit_likeness > 0 else None
+        fit_terms = partial(self._fit_terms, probs, faces) if self._settings.fit_likeness > 0 else None
         squares = judge_squares(probs, prediction, self._settings, whole_frame_bad=bool(reason), fit_terms=fit_terms)
         hidden = unseen_squares(squares, prediction, self._settings, whole_frame_bad=bool(reason))
         hands = None
@@ -309,15 +310,15 @@ class BoardReader:
         if self._stand_memo is not None:
             self._stand_memo.forget()
 
-    def _pooled(self, probs: NDArray[np.float64], crops: Image) -> NDArray[np.float64]:
+    def _pooled(self, probs: NDArray[np.float64], faces: FaceTable) -> NDArray[np.float64]:
         """`vision.lookalikes.pool_lookalikes` of the readings; the last result again while the readings are the
         same (every square's reading remembered, a still frame)."""
-        return self._pooled_memo.get(probs, lambda: pool_lookalikes(probs, crops))
+        return self._pooled_memo.get(probs, lambda: pool_lookalikes(probs, faces))
 
-    def _fit_terms(self, probs: NDArray[np.float64], crops: Image, labels: NDArray[np.intp]) -> NDArray[np.float64]:
+    def _fit_terms(self, probs: NDArray[np.float64], faces: FaceTable, labels: NDArray[np.intp]) -> NDArray[np.float64]:
         """`vision.lookalikes.fit_likeness` of the likeliest `labels` (those of `probs`); the last result again
         while the readings are the same (a still frame)."""
-        return self._fit_terms_memo.get(probs, lambda: fit_likeness(labels, crops, self._settings.fit_likeness))
+        return self._fit_terms_memo.get(probs, lambda: fit_likeness(labels, faces, self._settings.fit_likeness))
 
     def _read_changed(self, board: Image, crops: Image) -> tuple[Prediction, NDArray[np.float64]]:
         """Every square's reading, classifying again only the crops that changed since their square was last

@@ -8,7 +8,8 @@ reader's own orientation guess is scored separately. Then the same scene with an
 by that reader: a read that claims to be reliable but is wrong is a false read. Finally the reader is calibrated
 on a start-position photo and a flipped photo of one held-out style and re-scored on that style: on frames under
 other poses and light, and on frames of the calibration photos' own rig (camera pose, board, light; the real use).
-Full reads classify all 81 squares (`reread_delta` None); a game's reader classifies only the squares whose
+Full reads classify all 81 squares (`reread_delta` None), and are timed on the scene's picture taken once more
+(fresh sensor noise: a camera's next frame); a game's reader classifies only the squares whose
 picture changed since it last read them, timed last on the position after a game's move (`move_read`).
 Timings run on one core (`cv2.setNumThreads(1)`): wall-clock milliseconds, and the reading thread's own CPU
 milliseconds (`time.thread_time`), which a machine shared with other jobs inflates far less; the load average is
@@ -191,7 +192,7 @@ def run(args: argparse.Namespace) -> int:
             style=styles[i % len(styles)], seed=args.seed * 1000 + i, size=(width, height), ink_sheen=args.ink_sheen
         )
         clean = render_position(sfen, options)
-        reader, labels = read_clean(tally, classifier, clean, args)
+        reader, labels = read_clean(tally, classifier, clean, args, np.random.default_rng([args.seed, 9000 + i]))
         occluded = render_position(sfen, RenderOptions(**{**options.__dict__, "hand": True, "pose": clean.pose}))
         read_occluded(tally, reader, occluded)
         if paired is not None and labels is not None:
@@ -222,9 +223,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_clean(tally: Tally, classifier: Any, frame: Any, args: argparse.Namespace) -> tuple[Any, list[str] | None]:
+def read_clean(
+    tally: Tally, classifier: Any, frame: Any, args: argparse.Namespace, noise: Any
+) -> tuple[Any, list[str] | None]:
     """Read a clean frame with a fresh reader (given sente's side, `scored_settings`); returns the reader for the
-    occluded frame and the labels scored (None when no board was found)."""
+    occluded frame and the labels scored (None when no board was found). The full read is timed on a new picture
+    of the same scene (`timed_full_read`; `noise`: its random generator)."""
     import numpy as np
 
     from vision.reader import BoardReader, ReaderSettings
@@ -247,16 +251,28 @@ def read_clean(tally: Tally, classifier: Any, frame: Any, args: argparse.Namespa
     if not result.board_found:
         tally.not_found += 1
         return reader, None
-    start, cpu = time.perf_counter(), time.thread_time()
     result = reader.read(frame.image)  # steady state: grid only checked
-    tally.read_ms.append((time.perf_counter() - start) * 1000)
-    tally.read_cpu_ms.append((time.thread_time() - cpu) * 1000)
+    timed_full_read(tally, reader, frame.image, noise)
     score_board(tally, list(frame.labels), result.labels)
     tally.flagged_clean += not result.reliable
     score_hands(tally, frame.hands, result.hands)
     whole_set = BoardReader(classifier, replace(scored_settings(args, frame), complete_set=True)).read(frame.image)
     score_hands(tally, frame.hands, whole_set.hands if whole_set.board_found else None, complete_set=True)
     return reader, list(result.labels)
+
+
+def timed_full_read(tally: Tally, reader: Any, image: Any, noise: Any) -> None:
+    """Time a full read (grid checked, every square classified) of the picture as the camera takes it once more
+    (`controller.sim.camera.vary`: fresh sensor noise, made before the clocks start). Until 2026-11-29 the full
+    read was timed on the very picture read just before: its readings came out the same to the last bit, so the
+    reader gave back its last results of the steps that depend on them alone (`vision.lookalikes`, the set fit's
+    likeness), which a camera's next frame never allows; the figure left out that work."""
+    from controller.bench.move_read import timed_read
+    from controller.sim.camera import vary
+
+    _, wall, cpu = timed_read(reader, vary(image, noise))
+    tally.read_ms.append(wall)
+    tally.read_cpu_ms.append(cpu)
 
 
 def scored_settings(args: argparse.Namespace, frame: Any) -> Any:

@@ -14,6 +14,7 @@ from vision.lookalikes import (
     FIT_LIKENESS,
     LIKENESS_FROM,
     POOL_BELOW,
+    FaceTable,
     fit_likeness,
     likeness,
     pool_lookalikes,
@@ -23,6 +24,7 @@ from vision.reader import BoardReader, ReaderSettings
 from vision.render import RenderOptions, render_position
 from vision.render.crops import render_piece_crop
 from vision.set_counts import SET_SIZE, fit_to_set
+from vision.set_faces import TURNS, best_fits
 from vision.squares import CROP
 
 POSITION = "ln1g1g1nl/1rs1k2s1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 1"
@@ -51,6 +53,31 @@ def test_stand_in_faces_of_one_kind_are_alike() -> None:
     assert np.isnan(table[0, 0])
 
 
+def test_face_table_works_each_pair_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame's table answers overlapping questions (some squares against all, then all against all, a square
+    as either owner) as a fresh table would, and works out each picture-face fit only once."""
+    kinds = ["S", "S", "N", "G", "N", "S"]
+    crops = np.stack([_gote(piece(k)) if n == 4 else piece(k, shift=(n % 3, 1)) for n, k in enumerate(kinds)])
+    gote = np.array([False, False, False, False, True, False])
+    squares = np.arange(len(kinds))
+    fits: list[int] = []
+
+    def counted(windows: tuple[np.ndarray, np.ndarray], faces: np.ndarray) -> np.ndarray:
+        fits.append(len(windows[0]) * len(faces) // len(TURNS))
+        return best_fits(windows, faces)
+
+    monkeypatch.setattr("vision.lookalikes.best_fits", counted)
+    table = FaceTable(crops)
+    some = table.likeness(squares, gote, np.array([1, 4]))
+    every = table.likeness(squares, gote, squares)
+    assert sum(fits) == len(kinds) ** 2  # picture-face pairs, each once
+    np.testing.assert_array_equal(some, FaceTable(crops).likeness(squares, gote, np.array([1, 4])))
+    np.testing.assert_array_equal(every[[1, 4]], some)
+    np.testing.assert_array_equal(every, every.T)
+    upright = np.stack([_gote(crop) if turn else crop for crop, turn in zip(crops, gote, strict=True)])
+    np.testing.assert_array_equal(every, likeness(upright, squares))
+
+
 @pytest.mark.parametrize("style", ["kanji_light", "simple_kanji"])
 def test_rendered_faces_of_one_kind_are_alike(style: str) -> None:
     """A shipped style's silvers, each set down anew, are more alike to each other than to its knights and golds."""
@@ -71,7 +98,7 @@ def test_unsure_square_borrows_from_lookalikes_for_either_owner() -> None:
     crops = np.stack([*silvers, *others, _gote(piece("S", light=0.8))])
     sure = [{"S": 0.96}, {"S": 0.95}, {"S": 0.97}, {"N": 0.97}, {"N": 0.96}, {"G": 0.97}, {"G": 0.96}]
     probs = _probs([*sure, {"n": 0.5, "s": 0.3, "N": 0.05}])
-    out = pool_lookalikes(probs, crops)
+    out = pool_lookalikes(probs, FaceTable(crops))
     s, n = SQUARE_LABELS.index("s"), SQUARE_LABELS.index("n")
     assert out[7, s] > out[7, n]
     assert out[7, SQUARE_LABELS.index("N")] == pytest.approx(0.05)
@@ -85,20 +112,20 @@ def test_no_square_lends_where_every_face_looks_alike() -> None:
     nothing moves: a lender must stand out from the square's other likenesses."""
     crops = np.stack([piece("S"), piece("S", shift=(2, 1)), piece("S", turn=-4.0), _gote(piece("S", light=0.8))])
     probs = _probs([{"S": 0.96}, {"N": 0.95}, {"G": 0.97}, {"n": 0.5, "s": 0.3}])
-    np.testing.assert_array_equal(pool_lookalikes(probs, crops), probs)
+    np.testing.assert_array_equal(pool_lookalikes(probs, FaceTable(crops)), probs)
 
 
 def test_unlike_squares_and_empty_squares_lend_nothing() -> None:
     """An unsure silver among knights keeps its reading; an empty square neither lends nor borrows."""
     crops = np.stack([piece("N"), piece("N", shift=(1, 1)), piece("S"), piece("S")])
     probs = _probs([{"N": 0.97}, {"N": 0.96}, {"S": 0.5, "N": 0.3}, {"S": 0.02}])
-    np.testing.assert_array_equal(pool_lookalikes(probs, crops), probs)
+    np.testing.assert_array_equal(pool_lookalikes(probs, FaceTable(crops)), probs)
 
 
 def test_no_weight_changes_nothing() -> None:
     crops = np.stack([piece("S"), piece("S")])
     probs = _probs([{"S": 0.97}, {"N": 0.5, "S": 0.3}])
-    np.testing.assert_array_equal(pool_lookalikes(probs, crops, weight=0.0), probs)
+    np.testing.assert_array_equal(pool_lookalikes(probs, FaceTable(crops), weight=0.0), probs)
 
 
 def test_reader_pools_unsure_squares_only_and_once_per_reading(
@@ -113,9 +140,9 @@ def test_reader_pools_unsure_squares_only_and_once_per_reading(
     plain = BoardReader(classifier, ReaderSettings(sente_side=side, stands=None, lookalikes=False)).read(frame.image)
     calls: list[int] = []
 
-    def counted(probs: np.ndarray, crops: np.ndarray) -> np.ndarray:
+    def counted(probs: np.ndarray, faces: FaceTable) -> np.ndarray:
         calls.append(1)
-        return pool_lookalikes(probs, crops)
+        return pool_lookalikes(probs, faces)
 
     monkeypatch.setattr("vision.reader.pool_lookalikes", counted)
     reader = BoardReader(classifier, ReaderSettings(sente_side=side, stands=None))
@@ -137,7 +164,9 @@ def test_reader_pools_unsure_squares_only_and_once_per_reading(
 def _fitted(probs: np.ndarray, crops: np.ndarray, weight: float) -> list[str]:
     """The set fit's labels, its log-probabilities raised by `fit_likeness` at `weight`."""
     likeliest = probs.argmax(axis=1)
-    return [SQUARE_LABELS[int(j)] for j in fit_to_set(probs, likeliest, fit_likeness(likeliest, crops, weight))]
+    return [
+        SQUARE_LABELS[int(j)] for j in fit_to_set(probs, likeliest, fit_likeness(likeliest, FaceTable(crops), weight))
+    ]
 
 
 def test_the_odd_one_out_of_an_over_full_kind_moves() -> None:
@@ -162,12 +191,12 @@ def test_fit_likeness_of_faces_read_alike() -> None:
     crops = np.stack([*silvers, piece("N"), piece("G"), piece("N", shift=(1, 1)), piece("G")])
     names = ["S", "S", "s", "N", "G", "N", EMPTY]
     labels = np.array([SQUARE_LABELS.index(name) for name in names])
-    terms = fit_likeness(labels, crops, 1.0)
+    terms = fit_likeness(labels, FaceTable(crops), 1.0)
     s, big_s, n = (SQUARE_LABELS.index(name) for name in ("s", "S", "N"))
     assert terms[2, s] == terms[2, big_s] > terms[2, n]
     assert terms[0, big_s] > terms[0, n]
     assert not terms[6].any()
-    assert not fit_likeness(labels, crops, 0.0).any()
+    assert not fit_likeness(labels, FaceTable(crops), 0.0).any()
 
 
 def test_no_fit_likeness_for_more_pieces_than_a_set_holds() -> None:
@@ -176,6 +205,6 @@ def test_no_fit_likeness_for_more_pieces_than_a_set_holds() -> None:
     kinds = ["S" if k % 2 else "N" for k in range(SET_SIZE + 1)]
     crops = np.stack([piece(kind, shift=(k % 3, k % 2)) for k, kind in enumerate(kinds)])
     labels = np.array([SQUARE_LABELS.index(kind) for kind in kinds])
-    assert not fit_likeness(labels, crops, FIT_LIKENESS).any()
-    terms = fit_likeness(labels[:SET_SIZE], crops[:SET_SIZE], FIT_LIKENESS)
+    assert not fit_likeness(labels, FaceTable(crops), FIT_LIKENESS).any()
+    terms = fit_likeness(labels[:SET_SIZE], FaceTable(crops[:SET_SIZE]), FIT_LIKENESS)
     assert terms[1, SQUARE_LABELS.index("S")] > terms[1, SQUARE_LABELS.index("N")]
