@@ -65,8 +65,8 @@ worked its pairs out on its own, the set fit each pair twice (once each way roun
 (`bench vision`'s frames of held-out styles, a game's reader), the two together cost 15.9-19.5 ms of CPU a read on
 the mean before and 9.9-12.0 ms after, with the same results to the last bit.
 
-Owns: `FaceTable`, `pool_lookalikes`, `likeness`, `fit_likeness`, `LIKENESS_FROM`, `STAND_OUT`, `POOL_WEIGHT`, `POOL_FLOOR`,
-`POOL_BELOW`, `FIT_LIKENESS`.
+Owns: `FaceTable`, `pool_lookalikes`, `likeness`, `fit_likeness`, `LIKENESS_FROM`, `STAND_OUT`, `POOL_WEIGHT`,
+`POOL_FLOOR`, `POOL_BELOW`, `FIT_LIKENESS`.
 """
 
 from __future__ import annotations
