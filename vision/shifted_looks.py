@@ -39,6 +39,21 @@ among all 81 of each frame, the four fonts other than the cursive one / the curs
   kinds are the rare ones, a frame's only silver or knight), and the nearest sure square had the true kind 18
   times (network features) or 8 (appearance) of 193. A set seen once gives no examples of its rare kinds.
 
+Cheaper looks, tried on 2026-11-29 and not kept. The rule, fixed before any figure: development only (`dev_eval`,
+40 frames each of plain2, plain, one at seed 77 and artwork at seed 313; the shipped reader 3098 / 3138 / 3070 /
+3239 = 12545 squares right), a variant kept if its total is at most 4 below, no family more than 3 below, and at
+most one more square wrong but vouched for in a family; the cheapest kept one then checked once on the held-out
+styles (`bench vision --n 60 --calibrated-n 40`: squares at most 3 below 4813). Squares right:
+- the shifted cuts read by the narrow network alone: 3049 / 3120 / 3056 / 3238 = 12463 (the wide network matters
+  most on exactly these squares);
+- two shifts, (3, 0) and (-3, 0): 3089 / 3145 / 3074 / 3239 = 12547 (plain2 9 below);
+- `SHIFT_BELOW` 0.8: 3095 / 3139 / 3070 / 3239 = 12543, kept by the rule, 3.2 ms a full read cheaper (median of 40
+  paired development frames);
+- the shifted cuts without the classifier's turned second look: 3096 / 3138 / 3070 / 3239 = 12543, kept, 9.2 ms
+  cheaper, so chosen; both together 12540, not kept. On the held-out styles it read 4809 squares right, one under
+  the bar (boards 39 against 40, calibrated figures the same; full read CPU median 55.6 against 70.6 ms): not
+  shipped.
+
 Owns: `shifted_looks`, `geometric_mean`, `SHIFTS`, `SHIFT_BELOW` (`vision.hands` reads a stand's unsure windows so
 too).
 """
