@@ -137,7 +137,7 @@ class FaceTable:
     A face is a square's crop turned to point up (gote's by 180 degrees); a square may be asked for as either
     owner's. The pooling and the set fit of one read ask for overlapping pairs (the unsure squares against every
     occupied one, then every occupied square against every other): each picture is prepared once, and each
-    picture-face fit (`_fits`) is computed once, on the first request that needs it."""
+    picture-face fit (`best_fits`, every turn of the face) is computed once, on the first request that needs it."""
 
     def __init__(self, crops: Image) -> None:
         self._crops = crops
@@ -242,7 +242,8 @@ def fit_likeness(labels: NDArray[np.intp], face_table: FaceTable, weight: float)
     labels raised by `weight` times how far its mean likeness to the other squares read with that face (owner
     ignored) lies above its median likeness to all others (the odd one out of an over-full kind moves first). A
     read of more occupied squares than a set holds gets none: the fit, which changes only kinds, cannot make it
-    fit, and every square against every other would cost about 20 ms at 81."""
+    fit, and every square against every other at 81 would cost about half the 43 ms it cost before `FaceTable`
+    (each pair worked out once, not twice: 61 against 110 ms in one measurement on a busy machine)."""
     terms = np.zeros((len(labels), len(SQUARE_LABELS)))
     occupied = np.flatnonzero(labels != EMPTY_INDEX)
     if weight <= 0 or not 3 <= len(occupied) <= SET_SIZE:
