@@ -108,6 +108,8 @@ class Tally:
     false_reads: int = 0
     read_ms: list[float] = field(default_factory=list)
     read_cpu_ms: list[float] = field(default_factory=list)
+    read_classifier_ms: list[float] = field(default_factory=list)
+    """CPU milliseconds of each timed full read spent in the piece classifier (`ClockedClassifier`)."""
     find_ms: list[float] = field(default_factory=list)
 
 
@@ -171,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
     from threadpoolctl import threadpool_limits
 
+    from controller.bench.classifier_clock import ClockedClassifier
     from controller.bench.move_read import time_reads_after_moves
     from controller.bench.paired import PairedTally, report_paired
     from vision.classifier import PieceClassifier
@@ -186,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     games = [line.split() for line in args.games.read_text().splitlines() if line.strip()]
     styles = [args.style] if args.style else list(HELD_OUT)
     rng = np.random.default_rng(args.seed)
-    classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
+    classifier = ClockedClassifier(PieceClassifier() if args.model is None else PieceClassifier(args.model))
     tally = Tally()
     paired = (PairedTally(), PieceClassifier(args.baseline)) if args.baseline is not None else None
     for i in range(args.n):
@@ -255,7 +258,7 @@ def read_clean(
         tally.not_found += 1
         return reader, None
     result = reader.read(frame.image)  # steady state: grid only checked
-    timed_full_read(tally, reader, frame.image, noise)
+    timed_full_read(tally, reader, frame.image, noise, classifier)
     score_board(tally, list(frame.labels), result.labels)
     tally.flagged_clean += not result.reliable
     score_hands(tally, frame.hands, result.hands)
@@ -264,18 +267,24 @@ def read_clean(
     return reader, list(result.labels)
 
 
-def timed_full_read(tally: Tally, reader: Any, image: Any, noise: Any) -> None:
+def timed_full_read(tally: Tally, reader: Any, image: Any, noise: Any, classifier: Any) -> None:
     """Time a full read (grid checked, every square classified) of the picture as the camera takes it once more
     (`controller.sim.camera.vary`: fresh sensor noise, made before the clocks start). Until 2026-11-29 the full
     read was timed on the very picture read just before: its readings came out the same to the last bit, so the
     reader gave back its last results of the steps that depend on them alone (`vision.lookalikes`, the set fit's
-    likeness), which a camera's next frame never allows; the figure left out that work."""
+    likeness), which a camera's next frame never allows; the figure left out that work. With the reader's
+    `classifier` clocked (`ClockedClassifier`), the read's CPU time inside it is kept too."""
+    from controller.bench.classifier_clock import ClockedClassifier
     from controller.bench.move_read import timed_read
     from controller.sim.camera import vary
 
-    _, wall, cpu = timed_read(reader, vary(image, noise))
+    picture = vary(image, noise)
+    spent = classifier.cpu_seconds if isinstance(classifier, ClockedClassifier) else None
+    _, wall, cpu = timed_read(reader, picture)
     tally.read_ms.append(wall)
     tally.read_cpu_ms.append(cpu)
+    if spent is not None:
+        tally.read_classifier_ms.append((classifier.cpu_seconds - spent) * 1000)
 
 
 def scored_settings(args: argparse.Namespace, frame: Any) -> Any:
@@ -461,6 +470,14 @@ def _score_calibrated(
             score_board(tally, list(frame.labels), result.labels)
 
 
+def _classifier_share(t: Tally) -> str:
+    """The full reads' CPU median inside the piece classifier, and its median share of a read ('' unclocked)."""
+    if not t.read_classifier_ms:
+        return ""
+    share = statistics.median(c / r for c, r in zip(t.read_classifier_ms, t.read_cpu_ms, strict=True) if r > 0)
+    return f", of which the piece classifier {statistics.median(t.read_classifier_ms):.1f} ({100 * share:.0f} %)"
+
+
 def _load(averages: tuple[float, float, float]) -> str:
     return " ".join(f"{value:.2f}" for value in averages)
 
@@ -506,6 +523,7 @@ def report(
         print(
             f"ms per full read:       median {statistics.median(t.read_ms):.1f},"
             f" max {max(t.read_ms):.1f}  (grid checked); CPU median {statistics.median(t.read_cpu_ms):.1f}"
+            + _classifier_share(t)
         )
     if t.find_ms:
         print(f"ms per first read:      median {statistics.median(t.find_ms):.1f}  (grid found from scratch)")
