@@ -2,7 +2,9 @@
 
 A game's reader sees the same board frame after frame; after a move it classifies only the squares whose picture
 changed (`vision.square_memo`). Here: a random position of a real game rendered in a held-out style, read (grid
-found, every square classified), then the position after the game's next move under the same camera, each piece
+found, every square classified) and read again on still frames until every doubted square has had its looks
+(`square_memo.LOOKS` reads in all, each picture with fresh sensor noise: a game reads a position several times a
+second, so a move finds it so), then the position after the game's next move under the same camera, each piece
 that did not move exactly where it was, with fresh sensor noise: that second read is timed, and the number of
 squares it classified counted, and its labels scored against the truth. Then the same position taken twice more
 (a still board, as most of a game's frames are): the second of those is timed too, when every square and each
@@ -10,7 +12,11 @@ stand (`vision.stand_memo`: a count is kept once two reads agree) is known from 
 picture, as the game's camera sees them (figures before 2026-11-26 were taken with the stands wherever the pose
 put them, often out of view). Each picture (the render with fresh sensor noise, `controller.sim.camera.vary`) is
 made before its read's clocks start (`timed_read`): until 2026-11-28 the noise, about 30 ms a frame, was timed as
-part of both reads.
+part of both reads. Until 2026-11-29 the position was read once before the move, so the read after it also gave
+every doubted square of the position its second look, each with its shifted cuts: the figure was that of a move
+made on the frame after the position first appeared, not a game's. On 20 positions of the held-out styles, the
+same positions and pictures both ways (2026-11-29, two runs): squares classified after the move, median 24.5 ->
+6; CPU median 100-105 -> 50-55 ms; boards right 10 -> 11 of 20.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ def time_reads_after_moves(
     from vision.reader import BoardReader, ReaderSettings
     from vision.render import RenderOptions, render_scene
     from vision.render.scene import scene_from_sfen
+    from vision.square_memo import LOOKS
 
     walls, cpus, rereads, right, stills, counted = [], [], [], 0, [], 0
     for i in range(n):
@@ -64,6 +71,9 @@ def time_reads_after_moves(
         reader = BoardReader(classifier, ReaderSettings(sente_side=sente_direction(before.board_corners_px)))
         if not reader.read(vary(before.image, rng)).board_found:
             continue
+        still = np.random.default_rng([7000 + i, 1])  # their own noise: the positions and pictures drawn as before
+        for _ in range(LOOKS - 1):  # still frames: each doubted square has its looks
+            reader.read(vary(before.image, still))
         result, wall, cpu = timed_read(reader, vary(after.image, rng))
         walls.append(wall)
         cpus.append(cpu)

@@ -212,7 +212,8 @@ def run(args: argparse.Namespace) -> int:
     after = time_reads_after_moves(classifier, games, styles, (width, height), rng=rng)
     print(
         f"ms per read after move: median {after.wall_ms:.1f}, CPU median {after.cpu_ms:.1f}  (squares classified:"
-        f" median {after.reread:.0f} of 81, the others' pixels unchanged; {after.right}/{after.samples} boards right)"
+        f" median {after.reread:.0f} of 81, the others' pixels unchanged, the position read on still frames before;"
+        f" {after.right}/{after.samples} boards right)"
     )
     print(
         f"ms per still read:      CPU median {after.still_cpu_ms:.1f}  (the position read twice before; stands"
