@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import ClassVar
 
-from controller.bench.move_read import timed_read
+import numpy as np
+import pytest
+
+from controller.bench.move_read import time_reads_after_moves, timed_read
+from vision.square_memo import LOOKS
 
 
 @dataclass
@@ -41,3 +47,36 @@ def test_timed_read_times_the_read_alone() -> None:
     assert reader.images == ["frame"]
     assert abs(wall_ms - 40.0) < 1e-6
     assert abs(cpu_ms - 30.0) < 1e-6
+
+
+class PictureLog:
+    """A reader stand-in that keeps every picture it reads, in order (`made`: every one made)."""
+
+    made: ClassVar[list[PictureLog]] = []
+
+    def __init__(self, classifier: object, settings: object) -> None:
+        self.pictures: list[object] = []
+        self.reread = 3
+        self.stands_counted = 0
+        PictureLog.made.append(self)
+
+    def read(self, image: object) -> object:
+        self.pictures.append(image)
+        return SimpleNamespace(board_found=True, labels=[])
+
+
+def test_the_position_is_read_on_still_frames_before_the_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the timed read after the move, the reader has read the position `LOOKS` times, each picture with
+    its own noise, as a game's reader has when a move comes; after it, the still frames."""
+    monkeypatch.setattr("vision.reader.BoardReader", PictureLog)
+    PictureLog.made.clear()
+    games = [["7g7f", "3c3d", "2g2f"]]
+    figures = time_reads_after_moves(None, games, ["kanji_light"], (320, 240), rng=np.random.default_rng(1), n=2)
+    assert figures.samples == 2 and figures.reread == 3
+    for reader in PictureLog.made:
+        assert len(reader.pictures) == LOOKS + 3  # the position's looks, the move (timed), two still frames
+        before, after = reader.pictures[:LOOKS], reader.pictures[LOOKS:]
+        assert not any(np.array_equal(before[0], other) for other in before[1:])  # fresh noise each
+        moved = np.abs(after[0].astype(int) - before[0].astype(int)).max()
+        still = np.abs(before[1].astype(int) - before[0].astype(int)).max()
+        assert moved > 60 > still  # the move changed pieces; between still frames only the noise differs
