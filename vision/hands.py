@@ -58,13 +58,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardGeometry, Image
+from vision.crop_reads import calibrated, predict_crops, read_crops
 from vision.hand_fit import OPTIONS, StandPieces
 from vision.labels import EMPTY, KINDS, PIECE_LABELS, SQUARE_LABELS
 from vision.shifted_looks import SHIFT_BELOW, SHIFTS, geometric_mean
 from vision.squares import CELL, CROP
 
 if TYPE_CHECKING:
-    from vision.classifier import PieceClassifier, Prediction
+    from vision.classifier import PieceClassifier
     from vision.reader import Calibrator
     from vision.stand_memo import StandMemo
 
@@ -166,15 +167,11 @@ def count_stand(
     if not centres:
         return StandPieces(np.zeros((0, len(OPTIONS))))
     crops = stand_windows(stand, centres, side)
-    prediction: Prediction = classifier.predict(crops, features=calibration is not None, skip_sure_empty=True)
-    probs = calibration.adjust(prediction, crops) if calibration else prediction.probs
+    prediction = predict_crops(classifier, crops, calibration)
+    probs = calibrated(prediction, crops, calibration)
     if float(prediction.unreadable.mean()) > 0.5:  # a hand or sleeve over the stand
         return None
-
-    def classify(windows: Image) -> NDArray[np.float64]:
-        again = classifier.predict(windows, features=calibration is not None, skip_sure_empty=True)
-        return calibration.adjust(again, windows) if calibration else again.probs
-
+    classify = partial(read_crops, classifier, calibration=calibration)
     probs = shifted_windows(stand, centres, side, probs, classify)
     return _count(probs, prediction.unreadable, centres, layout)
 

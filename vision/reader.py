@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from vision.board import RECHECK_RATIO, BoardGeometry, Image, check_board, find_board, to_gray
 from vision.classifier import PieceClassifier, Prediction
+from vision.crop_reads import calibrated, predict_crops, read_crops
 from vision.hand_fit import StandPieces, fit_whole_set
 from vision.hands import StandLayout, read_stands
 from vision.label_prior import PROMOTED_PRIOR, with_promoted_prior
@@ -344,17 +345,16 @@ class BoardReader:
         return with_promoted_prior(probs, self._settings.promoted_prior)
 
     def _classify(self, crops: Image) -> NDArray[np.float64]:
-        """Probabilities of crops, as a first reading is made (classifier, then calibration)."""
-        return self._adjust(self._predict(crops), crops)
+        """Probabilities of crops, as a first reading is made (`vision.crop_reads.read_crops`)."""
+        return read_crops(self._classifier, crops, self._calibration)
 
     def _predict(self, crops: Image) -> Prediction:
-        """The classifier's reading of crops (the wide network skipping the surely empty ones), with the features
-        only when a calibration will use them."""
-        return self._classifier.predict(crops, features=self._calibration is not None, skip_sure_empty=True)
+        """The classifier's reading of crops (`vision.crop_reads.predict_crops`)."""
+        return predict_crops(self._classifier, crops, self._calibration)
 
     def _adjust(self, prediction: Prediction, crops: Image) -> NDArray[np.float64]:
-        """The calibration's probabilities for these crops (the classifier's without one)."""
-        return self._calibration.adjust(prediction, crops) if self._calibration else prediction.probs
+        """The calibration's probabilities for these crops (`vision.crop_reads.calibrated`)."""
+        return calibrated(prediction, crops, self._calibration)
 
     @property
     def reread(self) -> int:
