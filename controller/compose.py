@@ -4,7 +4,7 @@ objects, choosing real or fake explicitly from config or flags (never by catchin
 Owns: loading the hardware settings, building the GPIO backend the config names, opening the GRBL gantry on a
 port, the gantry restart used by recovery (soft reset or reconnect, then home), and an executor wired to them;
 for the game: the camera the config names, the real motion gate and reader on it (learning the piece set from
-each game's confirmed start, as [vision] says: `piece_set`), started engines, and the
+each game's confirmed start, as [vision] says: `piece_set`; its threads: `vision_threads`), started engines, and the
 simulated world of `--sim` (virtual board, camera and person, the fake GRBL device on a pty linked through the
 real `GrblGantry`, its head events moving the virtual pieces).
 """
@@ -232,6 +232,18 @@ def camera_eyes(source: Any, sente_side: str | float | None = None) -> Any:
         raise ValueError(f"the board reader cannot start: {exc}") from exc
     learning = StartLearningReader(reader, vision_learn(PieceClassifier))
     return CameraEyes(source, MotionGate(), learning, min_confidence=settings.min_confidence)
+
+
+def vision_threads(threads: int) -> None:
+    """Let OpenCV and numpy's BLAS use at most `threads` threads from now on ([vision] threads; process-wide, so
+    set once at start-up, before the reader runs)."""
+    import cv2
+    from threadpoolctl import threadpool_limits
+
+    if threads < 1:
+        raise ValueError(f"vision threads must be at least 1, got {threads}")
+    cv2.setNumThreads(threads)
+    threadpool_limits(limits=threads)
 
 
 def piece_set(

@@ -101,6 +101,7 @@ class _Session:
         reconciler = Reconciler(sfen=settings.start_sfen)
         effects = Effects(reconciler, files, say=self.say, board_every=self.options.board_every)
         world = self._world(settings, position)
+        compose.vision_threads(self.config.vision.threads)
         eyes = (
             self.make_eyes(world.camera, world.sente_side)
             if world is not None

@@ -29,6 +29,7 @@ def test_example_config_loads() -> None:
     assert config.hardware is not None and config.game.journal_dir == EXAMPLE.parent / "games"
     settings = config.game_settings()
     assert settings.opponent_side is Color.WHITE and settings.gantry
+    assert config.vision.threads == 1 and config.vision.learn_set
 
 
 def test_empty_config_without_gantry_gives_defaults(tmp_path: Path) -> None:
@@ -36,6 +37,7 @@ def test_empty_config_without_gantry_gives_defaults(tmp_path: Path) -> None:
     config = config_from_text("[game]\ngantry = false\n", tmp_path, STYLES)
     assert config.hardware is None and config.camera is None
     assert config.clock.byoyomi_s == 30.0 and config.sim.human == "engine"
+    assert config.vision.threads == 1
     record = config.game_settings(Mode.RECORD)
     assert record.mode is Mode.RECORD and record.opponent_side is None and not record.gantry
 
@@ -83,6 +85,8 @@ def test_handicap_start_and_integer_impasse_rule(tmp_path: Path) -> None:
         ('[game]\ngantry = false\n[sim]\npiece_style = "comic"\n', "sim", "piece_style", "unknown style"),
         ('[game]\ngantry = false\n[sim]\nhuman = "missing.kif"\n', "sim", "human", "does not exist"),
         ("[game]\ngantry = false\n[sim]\nseed = -1\n", "sim", "seed", "below the minimum"),
+        ("[game]\ngantry = false\n[vision]\nthreads = 0\n", "vision", "threads", "below the minimum"),
+        ("[game]\ngantry = false\n[vision]\nthreads = 2.5\n", "vision", "threads", "must be an integer"),
     ],
 )
 def test_errors_name_section_and_key(tmp_path: Path, text: str, section: str, key: str | None, needle: str) -> None:

@@ -52,3 +52,21 @@ def test_emergency_stop_holds_the_gantry_and_switches_outputs_off() -> None:
     assert gantry.holds == 1
     assert devices.gripper.is_on is False
     assert devices.leds["error"].is_on and not devices.leds["ready"].is_on
+
+
+def test_vision_threads_hold_opencv_and_blas_to_the_setting() -> None:
+    """It should let OpenCV and numpy's BLAS use the configured threads, and refuse fewer than one."""
+    import cv2
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    before = cv2.getNumThreads()
+    with threadpool_limits(limits=None):  # puts the BLAS threads back as they were on leaving
+        try:
+            compose.vision_threads(1)
+            assert cv2.getNumThreads() == 1
+            blas = [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+            assert blas and all(threads == 1 for threads in blas)
+            with pytest.raises(ValueError, match="at least 1"):
+                compose.vision_threads(0)
+        finally:
+            cv2.setNumThreads(before)
