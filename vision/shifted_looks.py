@@ -54,6 +54,13 @@ styles (`bench vision --n 60 --calibrated-n 40`: squares at most 3 below 4813). 
   the bar (boards 39 against 40, calibrated figures the same; full read CPU median 55.6 against 70.6 ms): not
   shipped.
 
+Staged looks, tried on 2026-11-29 (session 36) and not kept, under a rule fixed before any figure: the shifts
+(3, 0) and (-3, 0) first, the other two only for squares (and stand windows) whose mean of three readings is still
+under 0.9 (or 0.97). With 0.9: 3099 / 3138 / 3070 / 3239 = 12546 squares right on the development frames above,
+stand counts the same (1044 of 1120, `hands_eval --frames wide`, artwork and plain, seed 5); with 0.97 no cheaper.
+But few unsure squares become sure from two shifts, so a full read was only 2.45 ms cheaper (median of 40 paired
+development frames; mean 3.0), under the 3 ms the rule asked for a change.
+
 Owns: `shifted_looks`, `geometric_mean`, `SHIFTS`, `SHIFT_BELOW` (`vision.hands` reads a stand's unsure windows so
 too).
 """
