@@ -48,6 +48,7 @@ from vision.train.datasets import (
     stand_windows,
     train_styles,
 )
+from vision.train.distill import distill_loss, teacher_log_probs, turned_soft
 from vision.train.fonts import PROMOTED_RED
 from vision.train.synth import N_CLASSES, SIDEWAYS
 
@@ -236,10 +237,12 @@ def batches(
     sideways: float = 0.0,
     *,
     index: NDArray[np.int64] | None = None,
-) -> Iterator[tuple[NDArray[np.float32], NDArray[np.int64]]]:
+    soft: NDArray[np.float32] | None = None,
+) -> Iterator[tuple[NDArray[np.float32], NDArray[np.int64], NDArray[np.float32] | None]]:
     """Shuffled, preprocessed batches (of the crops in `index`, repeats kept; default every crop once); half
     the crops turned by 180 degrees with the owner swapped, and a `sideways` share of the piece crops turned by
-    90 degrees and labelled "sideways" (as the reader sees them when it has the grid's axes swapped)."""
+    90 degrees and labelled "sideways" (as the reader sees them when it has the grid's axes swapped). With `soft`
+    (a teacher's log-probabilities of every crop, `vision.train.distill`), each batch's, turned as its crops are."""
     order = gen.permutation(len(x) if index is None else index)
     for i in range(0, len(order), size):
         idx = order[i : i + size]
@@ -250,15 +253,22 @@ def batches(
         side = (gen.random(len(idx)) < sideways) & (targets < len(OWNER_SWAP) - 3)
         crops[side] = np.rot90(crops[side], k=int(gen.choice([1, 3])), axes=(1, 2))
         targets[side] = SIDEWAYS
-        yield preprocess(crops), targets
+        yield preprocess(crops), targets, None if soft is None else turned_soft(soft[idx], turn, side)
 
 
 def fit(
-    args: argparse.Namespace, model: Any, x: NDArray[np.uint8], y: NDArray[np.int64], *, order: Any, checks: Any
+    args: argparse.Namespace,
+    model: Any,
+    x: NDArray[np.uint8],
+    y: NDArray[np.int64],
+    *,
+    order: Any,
+    checks: Any,
+    soft: NDArray[np.float32] | None = None,
 ) -> None:
     """Train with AdamW and a one-cycle schedule on the crops of `order` (`epoch_order`) each epoch, printing the
     loss and the accuracy on each of `checks` (name -> crops, targets: the training-style validation frames and
-    the proxy-unseen styles) per epoch."""
+    the proxy-unseen styles) per epoch. With `soft` (a teacher's readings), the loss is `distill.distill_loss`."""
     import torch
 
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -270,9 +280,15 @@ def fit(
     for epoch in range(args.epochs):
         model.train()
         total = 0.0
-        for xb, yb in batches(x, y, args.batch, gen, args.sideways, index=order):
+        for xb, yb, sb in batches(x, y, args.batch, gen, args.sideways, index=order, soft=soft):
             logits, _ = model(torch.from_numpy(xb).contiguous(memory_format=torch.channels_last))
-            loss = loss_fn(logits, torch.from_numpy(yb))
+            if sb is None:
+                loss = loss_fn(logits, torch.from_numpy(yb))
+            else:
+                loss = distill_loss(
+                    logits, torch.from_numpy(yb), torch.from_numpy(sb),
+                    alpha=args.distill, temperature=args.temperature, smoothing=args.smoothing,
+                )  # fmt: skip
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -312,7 +328,12 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     if args.init is not None:
         start = {name: round(evaluate(model, *data), 4) for name, data in checks.items()}
         print(f"start: {start}", flush=True)
-    fit(args, model, x, y, order=order, checks=checks)
+    soft = None
+    if args.teacher is not None:
+        t1 = time.time()
+        soft = teacher_log_probs(args.teacher, x, args.threads)
+        print(f"teacher: {args.teacher} read {len(x)} crops ({time.time() - t1:.0f} s)", flush=True)
+    fit(args, model, x, y, order=order, checks=checks, soft=soft)
     figures = held_out_figures(args, model) if args.held else {}
     export(model, args.out)
     torch.save(model.state_dict(), args.out.with_suffix(".pt"))
@@ -328,7 +349,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         "validation_crop_accuracy": evaluate(model, *val),
         "validation_promoted_crop_accuracy": evaluate(model, *checks["val-promoted"]),
         "seed": args.seed,
-        "command": vars(args) | {"out": str(args.out), "cache": None, "init": str(args.init)},
+        "command": vars(args)
+        | {"out": str(args.out), "cache": None, "init": str(args.init), "teacher": str(args.teacher)},
     }
 
 
@@ -434,6 +456,11 @@ def main(argv: list[str] | None = None) -> int:
         help="output channels of the four conv blocks (comma-separated); wider than --init's: grown from it",
     )
     parser.add_argument("--init", type=Path, help="start from this exported ONNX model or saved .pt state dict")
+    parser.add_argument(
+        "--teacher", type=Path, help="learn this model file's readings of the crops too (vision.train.distill)"
+    )
+    parser.add_argument("--distill", type=float, default=0.7, help="weight of the teacher's term in the loss")
+    parser.add_argument("--temperature", type=float, default=2.0, help="temperature of the teacher's readings")
     args = parser.parse_args(argv)
     figures = train(args)
     args.out.with_suffix(".json").write_text(json.dumps(figures, indent=2) + "\n")
