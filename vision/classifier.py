@@ -69,7 +69,12 @@ fixed beforehand: `vision.train.calib_eval --family plain|plain2 --n 6` gave the
 the held-out styles (`bench vision --n 60 --calibrated-n 40`, the model of 2026-11-29) the calibrated figures were
 the same (99.691 / 100 / 99.506 %) and the calibrated read's CPU median fell 58.6 -> 40.7 ms. Before that, on 60
 calibrated development frames, 2275 of 4860 crops were surely empty by the first network, none of them a piece,
-and no calibration read one of them as anything but empty."""
+and no calibration read one of them as anything but empty.
+Tried on 2026-11-29 (session 36) and not kept, under a rule fixed before any figure (`dev_eval` as above, EG5 3098 /
+3138 / 3070 / 3239; stand counts of `hands_eval --frames wide`, artwork and plain, seed 5: 1044; at most 4 squares
+and 3 counts fewer, and a full read 3 ms cheaper): in reads without a calibration, the wide network also skipping
+the crops the narrow one reads surely as a piece (top label and owner at 0.97 or more: 3097 / 3138 / 3070 / 3239,
+stands 1040, 4.1 ms cheaper; at 0.99: the same squares, stands 1042, 1.6 ms cheaper). Neither met the rule."""
 EMPTY_CLASS = SQUARE_LABELS.index(EMPTY)
 
 
