@@ -14,7 +14,8 @@ once, at the end: that is the honest figure for a set the classifier has never s
 The network downsamples with stride-2 convolutions (no pooling), so 81 crops run in about 17 ms in OpenCV on
 one core here (the earlier conv + max-pool network of commit 6778c1c took about 38 ms). Stand windows cut the
 way `vision.hands` cuts them (`vision.train.stands`, `--stands`) are part of the training data, so pieces in
-hand read as pieces. How every shipped model was made (each step's command, the figures it was kept on) and every
+hand read as pieces. With `--teacher`, a model file's readings of the crops are learnt beside the labels
+(`vision.train.distill`). How every shipped model was made (each step's command, the figures it was kept on) and every
 training run tried and not shipped, with its figures and the rule it was judged by, are in
 docs/classifier-training.md: read it before training another.
 """
