@@ -11,7 +11,7 @@ other poses and light, and on frames of the calibration photos' own rig (camera 
 Full reads classify all 81 squares (`reread_delta` None), and are timed on the scene's picture taken once more
 (fresh sensor noise: a camera's next frame); a game's reader classifies only the squares whose picture changed
 since it last read them, timed last on the position after a game's move (`move_read`). Timings run on one core
-(`cv2.setNumThreads(1)`, and numpy's BLAS held to one thread: until 2026-11-29 it could run the faces' likeness
+(`controller.compose.vision_threads(1)`: OpenCV, and numpy's BLAS: until 2026-11-29 BLAS could run the faces' likeness
 on a second core, whose CPU the reading thread's clock does not see): wall-clock milliseconds, and the reading
 thread's own CPU milliseconds (`time.thread_time`), which a machine shared with other jobs inflates far less; the
 load average is printed before and after.
@@ -169,19 +169,17 @@ def score_hands(
 
 def run(args: argparse.Namespace) -> int:
     """Render, read, score, print."""
-    import cv2
     import numpy as np
-    from threadpoolctl import threadpool_limits
 
     from controller.bench.classifier_clock import ClockedClassifier
     from controller.bench.move_read import time_reads_after_moves
     from controller.bench.paired import PairedTally, report_paired
+    from controller.compose import vision_threads
     from vision.classifier import PieceClassifier
     from vision.render import RenderOptions, render_position
     from vision.train.train_classifier import HELD_OUT
 
-    cv2.setNumThreads(1)
-    threadpool_limits(limits=1)  # numpy's BLAS too (the faces' likeness): its helper threads' CPU is not the reader's
+    vision_threads(1)  # OpenCV and numpy's BLAS (the faces' likeness): a helper thread's CPU is not the reader's
     load_before = os.getloadavg()
     width, height = (int(v) for v in args.size.lower().split("x"))
     if not args.games.is_file():
