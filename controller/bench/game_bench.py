@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     """Replay the games and print the figures."""
     from controller.cli.errors import CommandError
     from controller.cli.replay_cmd import held_out_styles, load_classifier, parse_size, replay_one
+    from controller.config import VisionConfig
     from controller.rules.positions import STARTPOS_SFEN
     from controller.sim.replay import GameReport, ReplaySettings, summarise
 
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"# bench game: {len(games)} games of {args.games} from game {args.first + 1}, "
         + ("development styles " if dirs else "held-out styles ")
-        + f"{', '.join(styles)}, {size[0]}x{size[1]}"
+        + f"{', '.join(styles)}, {size[0]}x{size[1]}, reader on {VisionConfig().threads} thread(s)"
         + (
             ", reader calibrated to each set"
             if args.calibrate

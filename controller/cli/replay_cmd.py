@@ -87,9 +87,14 @@ def held_out_styles() -> tuple[str, ...]:
 
 
 def load_classifier() -> PieceClassifier:
-    """The reader's classifier; CommandError when its model is missing."""
+    """The reader's classifier, with OpenCV and BLAS held to the product's default threads (`[vision] threads`,
+    `controller.compose.vision_threads`: a replay reads as a game does); CommandError when its model is missing."""
+    from controller.compose import vision_threads
+    from controller.config import VisionConfig
     from vision.classifier import PieceClassifier
     from vision.errors import VisionError
+
+    vision_threads(VisionConfig().threads)
 
     try:
         return PieceClassifier()

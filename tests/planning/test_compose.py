@@ -70,3 +70,22 @@ def test_vision_threads_hold_opencv_and_blas_to_the_setting() -> None:
                 compose.vision_threads(0)
         finally:
             cv2.setNumThreads(before)
+
+
+def test_a_replay_reads_with_the_products_default_threads() -> None:
+    """A replay (`shogi-robot replay`, `bench game`) should load its reader with OpenCV held to `[vision] threads`'
+    default, as a game runs it, whatever the process had before."""
+    import cv2
+    from threadpoolctl import threadpool_limits
+
+    from controller.cli.replay_cmd import load_classifier
+    from controller.config import VisionConfig
+
+    before = cv2.getNumThreads()
+    with threadpool_limits(limits=None):
+        try:
+            cv2.setNumThreads(2)
+            load_classifier()
+            assert cv2.getNumThreads() == VisionConfig().threads == 1
+        finally:
+            cv2.setNumThreads(before)
