@@ -99,7 +99,7 @@ def fit_view(gray: Image, to_image: FloatArray, size: int, min_fill: float) -> F
         return None
     h_lines = [_refit_line(horiz, y, cols, horizontal=True) for y in rows]
     v_lines = [_refit_line(vert, x, rows, horizontal=False) for x in cols]
-    lattice_rect = np.array([_intersect(hl, vl) for hl in h_lines for vl in v_lines])
+    lattice_rect = _intersections(np.array(h_lines), np.array(v_lines))
     lattice_img = cv2.perspectiveTransform(lattice_rect.reshape(-1, 1, 2), to_image).reshape(-1, 2)
     grid = np.array([[x, y] for y in range(10) for x in range(10)], dtype=np.float64)
     homography, _ = cv2.findHomography(grid, lattice_img, cv2.RANSAC, 2.0)
@@ -134,23 +134,40 @@ def _equal_spacing(profile: FloatArray, min_fill: float) -> FloatArray | None:
 def _spacing_search(
     profile: FloatArray, spacings: FloatArray, start_range: tuple[float, float] | None, step: float
 ) -> tuple[float, float] | None:
-    """(spacing, start) maximising line response minus mid-square response, or None if nothing positive."""
+    """(spacing, start) maximising line response minus mid-square response, or None if nothing positive. Every
+    (spacing, start) pair is scored in one pass; of equal scores the first spacing, then the first start, wins."""
     n = len(profile)
-    positions = np.arange(n, dtype=np.float64)
-    best_score, best = 0.0, None
-    for d in spacings:
-        lo, hi = start_range if start_range is not None else (0.0, n - 1 - 9 * d)
-        starts = np.arange(max(0.0, lo), min(hi, n - 1 - 9 * d) + 1e-9, step)
-        if len(starts) == 0:
-            continue
-        lines = starts[:, None] + d * np.arange(10)[None, :]
-        on = np.interp(lines, positions, profile).sum(axis=1)
-        mids = np.interp(lines[:, :-1] + d / 2, positions, profile).sum(axis=1)
-        scores = on - mids * 10 / 9
-        i = int(np.argmax(scores))
-        if scores[i] > best_score:
-            best_score, best = float(scores[i]), (float(d), float(starts[i]))
-    return best
+    pairs = [(d, _starts(n, d, start_range, step)) for d in spacings]
+    pairs = [(d, starts) for d, starts in pairs if len(starts)]
+    if not pairs:
+        return None
+    lines = np.concatenate([starts[:, None] + d * np.arange(10)[None, :] for d, starts in pairs])
+    halves = np.concatenate([np.full(len(starts), d / 2) for d, starts in pairs])
+    on = _sample(profile, lines).sum(axis=1)
+    mids = _sample(profile, lines[:, :-1] + halves[:, None]).sum(axis=1)
+    scores = on - mids * 10 / 9
+    i = int(np.argmax(scores))
+    if not scores[i] > 0.0:
+        return None
+    spacing = np.concatenate([np.full(len(starts), d) for d, starts in pairs])[i]
+    return float(spacing), float(lines[i, 0])
+
+
+def _sample(profile: FloatArray, at: FloatArray) -> FloatArray:
+    """The profile linearly interpolated at the positions `at`: the very values `np.interp(at, range(n), profile)`
+    gives (the same formula, its ends held outside), several times faster for positions one pixel apart."""
+    last = len(profile) - 1
+    j = np.clip(at, 0, last - 1).astype(np.intp)
+    out = (profile[j + 1] - profile[j]) * (at - j) + profile[j]
+    out[at >= last] = profile[last]
+    out[at <= 0] = profile[0]
+    return np.asarray(out, dtype=np.float64)
+
+
+def _starts(n: int, d: float, start_range: tuple[float, float] | None, step: float) -> FloatArray:
+    """The first line's positions tried at spacing `d`: `step` apart, the ten lines inside the profile."""
+    lo, hi = start_range if start_range is not None else (0.0, n - 1 - 9 * d)
+    return np.arange(max(0.0, lo), min(hi, n - 1 - 9 * d) + 1e-9, step)
 
 
 def _refit_line(response: NDArray[np.float32], at: float, across: FloatArray, horizontal: bool) -> FloatArray:
@@ -188,7 +205,8 @@ def _line_through(at: float, horizontal: bool) -> FloatArray:
     return np.array([0.0, 1.0, at]) if horizontal else np.array([1.0, 0.0, at])
 
 
-def _intersect(l1: FloatArray, l2: FloatArray) -> FloatArray:
-    """Intersection point of two lines a·x + b·y = c."""
-    a = np.array([[l1[0], l1[1]], [l2[0], l2[1]]])
-    return np.asarray(np.linalg.solve(a, np.array([l1[2], l2[2]])), dtype=np.float64)
+def _intersections(h_lines: FloatArray, v_lines: FloatArray) -> FloatArray:
+    """Where each line of `h_lines` crosses each of `v_lines` (rows a, b, c with a·x + b·y = c), row by row."""
+    h, v = np.repeat(h_lines, len(v_lines), axis=0), np.tile(v_lines, (len(h_lines), 1))
+    a = np.stack([h[:, :2], v[:, :2]], axis=1)
+    return np.asarray(np.linalg.solve(a, np.stack([h[:, 2], v[:, 2]], axis=1)[..., None])[..., 0], dtype=np.float64)
