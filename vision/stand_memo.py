@@ -8,7 +8,11 @@ the picture by its own grey mean and spread, as `vision.square_memo.signatures` 
 count; a later frame whose stand picture stays within `delta` of it in every block gets that count without being
 counted again. A count is only reused once two reads of the same picture agreed on it: a one-frame miscount (a
 peak missed, a window misread) is not kept for good, it is read again until two reads agree, as the reconciler's
-vote over frames had it before. A stand that could not be read (None: covered, out of view) is never remembered.
+vote over frames had it before. Any two of the picture's last `RECALLED` reads may agree, not only the last two: a
+stand whose count flickers between two values (a crowded row, a face read one way and the other) settles at the
+third read instead of being counted again on every frame (20 development positions read 8 times each, stands
+counted again per read after the second: 8, 4, 4, 4, 3, 3 when only the last two could agree). A stand that could
+not be read (None: covered, out of view) is never remembered.
 The memo is forgotten with the squares' memo (grid found again, new calibration, reset).
 """
 
@@ -33,11 +37,17 @@ def picture_signature(picture: Image, block: int = BLOCK) -> NDArray[np.float32]
     return np.asarray(signatures(picture[None, :h, :w], block)[0], dtype=np.float32)
 
 
+RECALLED = 4
+"""Reads of an unchanged stand picture whose counts a new read may agree with."""
+
+
 @dataclass
 class _Kept:
     signature: NDArray[np.float32]
     pieces: StandPieces
     agreed: bool
+    earlier: tuple[dict[str, int], ...] = ()
+    """The counts of the picture's reads before this one (the latest last, at most `RECALLED` - 1)."""
 
 
 class StandMemo:
@@ -68,13 +78,11 @@ class StandMemo:
         if pieces is None:
             self._kept.pop(side, None)
             return None
-        agreed = (
-            kept is not None
-            and same
-            and kept.pieces.counts == pieces.counts
-            and self._within(kept.signature, signature)
-        )
-        self._kept[side] = _Kept(kept.signature if agreed and kept is not None else signature, pieces, agreed)
+        if kept is not None and same and self._within(kept.signature, signature):
+            earlier = (*kept.earlier, kept.pieces.counts)[-(RECALLED - 1) :]
+            self._kept[side] = _Kept(kept.signature, pieces, pieces.counts in earlier, earlier)
+        else:
+            self._kept[side] = _Kept(signature, pieces, False)
         return pieces
 
     def _within(self, before: NDArray[np.float32], now: NDArray[np.float32]) -> bool:

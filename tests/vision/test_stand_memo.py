@@ -13,7 +13,7 @@ from vision.reader import BoardReader, ReaderSettings
 from vision.render import RenderOptions, render_scene
 from vision.render.scene import scene_from_sfen
 from vision.square_memo import DELTA
-from vision.stand_memo import StandMemo, picture_signature
+from vision.stand_memo import RECALLED, StandMemo, picture_signature
 
 BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
 OPTIONS = RenderOptions(style="kanji_light", seed=5, size=(800, 600), stands_in_view=True)
@@ -77,6 +77,27 @@ def test_a_miscount_is_read_again_until_two_reads_agree() -> None:
     results = [_counts(memo, "w", _noisy(picture, k), read) for k in range(4)]
     assert results == [{"P": 2}, {"P": 3}, {"P": 3}, {"P": 3}]
     assert read.calls == 3
+
+
+def test_a_flickering_count_settles_when_it_comes_back() -> None:
+    """Counts that flicker between two values agree at the third read (with the first), and that count is kept;
+    counts that never come back (three values) keep the stand counted."""
+    picture, read = _picture(6), _Counter({"P": 9}, {"P": 10}, {"P": 9}, None)
+    memo = StandMemo()
+    results = [_counts(memo, "b", _noisy(picture, k), read) for k in range(5)]
+    assert results == [{"P": 9}, {"P": 10}, {"P": 9}, {"P": 9}, {"P": 9}] and read.calls == 3
+    scattered = _Counter({"P": 4}, {"P": 5}, {"P": 6}, {"P": 7}, {"P": 8})
+    assert [_counts(memo, "w", _noisy(picture, k), scattered) for k in range(5)][-1] == {"P": 8}
+    assert scattered.calls == 5
+
+
+def test_only_the_last_reads_are_recalled() -> None:
+    """A count is compared with the picture's last `RECALLED` - 1 reads, not with every read since it began."""
+    counts = [{"P": 1}, {"P": 2}, {"P": 3}, {"P": 4}, {"P": 1}, {"P": 5}]
+    picture, read = _picture(7), _Counter(*counts)
+    memo = StandMemo()
+    assert [_counts(memo, "b", _noisy(picture, k), read) for k in range(6)] == counts
+    assert RECALLED == 4 and read.calls == 6
 
 
 def test_a_changed_picture_is_counted_again() -> None:
