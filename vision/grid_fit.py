@@ -137,20 +137,17 @@ def _spacing_search(
     """(spacing, start) maximising line response minus mid-square response, or None if nothing positive. Every
     (spacing, start) pair is scored in one pass; of equal scores the first spacing, then the first start, wins."""
     n = len(profile)
-    pairs = [(d, _starts(n, d, start_range, step)) for d in spacings]
-    pairs = [(d, starts) for d, starts in pairs if len(starts)]
-    if not pairs:
+    per_spacing = [_starts(n, d, start_range, step) for d in spacings]
+    starts = np.concatenate(per_spacing)
+    if not len(starts):
         return None
-    lines = np.concatenate([starts[:, None] + d * np.arange(10)[None, :] for d, starts in pairs])
-    halves = np.concatenate([np.full(len(starts), d / 2) for d, starts in pairs])
+    spacing = np.repeat(spacings, [len(s) for s in per_spacing])
+    lines = starts[:, None] + spacing[:, None] * np.arange(10)[None, :]
     on = _sample(profile, lines).sum(axis=1)
-    mids = _sample(profile, lines[:, :-1] + halves[:, None]).sum(axis=1)
+    mids = _sample(profile, lines[:, :-1] + (spacing / 2)[:, None]).sum(axis=1)
     scores = on - mids * 10 / 9
     i = int(np.argmax(scores))
-    if not scores[i] > 0.0:
-        return None
-    spacing = np.concatenate([np.full(len(starts), d) for d, starts in pairs])[i]
-    return float(spacing), float(lines[i, 0])
+    return (float(spacing[i]), float(starts[i])) if scores[i] > 0.0 else None
 
 
 def _sample(profile: FloatArray, at: FloatArray) -> FloatArray:

@@ -45,9 +45,13 @@ RECALLED = 4
 class _Kept:
     signature: NDArray[np.float32]
     pieces: StandPieces
-    agreed: bool
     earlier: tuple[dict[str, int], ...] = ()
     """The counts of the picture's reads before this one (the latest last, at most `RECALLED` - 1)."""
+
+    @property
+    def agreed(self) -> bool:
+        """Whether this read's count is one an earlier read of the picture made too."""
+        return self.pieces.counts in self.earlier
 
 
 class StandMemo:
@@ -80,9 +84,9 @@ class StandMemo:
             return None
         if kept is not None and same and self._within(kept.signature, signature):
             earlier = (*kept.earlier, kept.pieces.counts)[-(RECALLED - 1) :]
-            self._kept[side] = _Kept(kept.signature, pieces, pieces.counts in earlier, earlier)
+            self._kept[side] = _Kept(kept.signature, pieces, earlier)
         else:
-            self._kept[side] = _Kept(signature, pieces, False)
+            self._kept[side] = _Kept(signature, pieces)
         return pieces
 
     def _within(self, before: NDArray[np.float32], now: NDArray[np.float32]) -> bool:

@@ -31,7 +31,7 @@ W5 = Figures(
 
 
 def test_the_rule_judges_the_recorded_candidates_as_the_sessions_did() -> None:
-    """D7 passed the development clauses; W5 alone failed on the one-character family; D9 on three counts."""
+    """D7 passed the development clauses; W5 alone failed on the one-character family; D9 on five clauses."""
     assert failures(D7, EG5) == []
     assert failures(W5, EG5) == ["one 3060 < 3070 - 3"]
     assert failures(D9, EG5) == [
