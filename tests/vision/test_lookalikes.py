@@ -75,7 +75,9 @@ def test_face_table_works_each_pair_out_once(monkeypatch: pytest.MonkeyPatch) ->
     np.testing.assert_array_equal(every[[1, 4]], some)
     np.testing.assert_array_equal(every, every.T)
     upright = np.stack([_gote(crop) if turn else crop for crop, turn in zip(crops, gote, strict=True)])
-    np.testing.assert_array_equal(every, likeness(upright, squares))
+    # The same fits, worked out in blocks of another shape: float32 products may differ in the last bit there (this
+    # project's AMD EPYC machine: 2.4e-7 on 8 of 36 pairs; an Intel Xeon earlier: none).
+    np.testing.assert_allclose(every, likeness(upright, squares), rtol=0, atol=1e-6)
 
 
 @pytest.mark.parametrize("style", ["kanji_light", "simple_kanji"])
