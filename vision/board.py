@@ -1,21 +1,21 @@
 """Finding the 9×9 grid in a frame and checking it cheaply on later frames.
 
-The grid is described by a homography from grid coordinates to image pixels: grid x runs 0..9 from the
-9-file edge to the 1-file edge, grid y 0..9 from rank a to rank i (as seen from sente). `find_board` proposes
-rough grids (from the grid lines' vanishing points, `vision.grid_lines`; from outlines of the board or of the
-grid's outer frame, and the whole image for a picture already cropped to the board, `vision.grid_fit`), polishes
-each on the picture shrunk to a working size, then judges it on the full-size picture, where a steep view's thin
-far lines are still clear: moved by one line when that is clearly better supported, nudged onto its lines when
-it narrowly fails, registered by the board's edge when a one-line move is supported as well (`vision.board_rim`),
-and accepted only if its lines are well supported, it is shaped like a board (`plausible_shape`) and it is not at
-half the real spacing (a grid proposed at half the real spacing is replaced by the one at twice it, when that one
-is the better seen; a fairly supported grid that is not yet a board is moved along its own lattice, by up to three
-lines or onto every other line, to the best-supported grid there, `_relatticed`: on 300 fresh steep start and
-flipped photos of training styles misses 2 -> 1, on 300 game positions 1 -> 0, mean search 173 -> 195 and 145 ->
-156 ms, no grid placed wrong). Which of the four rotations is sente's is not decided here (see
-`vision.orientation`); `BoardGeometry.rotated` turns it. `vision.train.grid_eval` scores the search on
-development frames (2026-11-28, seeds 81-86, 1,800 steep views and start positions: right 1780, off 3, not found
-17).
+The grid is described by a homography from grid coordinates to image pixels: grid x runs 0..9 from the 9-file edge to
+the 1-file edge, grid y 0..9 from rank a to rank i (as seen from sente). `find_board` proposes rough grids (from the
+grid lines' vanishing points, `vision.grid_lines`; from outlines of the board or of the grid's outer frame, and the
+whole image for a picture already cropped to the board, `vision.grid_fit`; a picture cut at its outer grid lines, which
+then have nothing beside them to be judged against, again inside a plain border, `vision.cut_edges`), polishes each on
+the picture shrunk to a working size, then judges it on the full-size picture, where a steep view's thin far lines are
+still clear: moved by one line when that is clearly better supported, nudged onto its lines when it narrowly fails,
+registered by the board's edge when a one-line move is supported as well (`vision.board_rim`), and accepted only if its
+lines are well supported, it is shaped like a board (`plausible_shape`) and it is not at half the real spacing (a grid
+proposed at half the real spacing is replaced by the one at twice it, when that one is the better seen; a fairly
+supported grid that is not yet a board is moved along its own lattice, by up to three lines or onto every other line, to
+the best-supported grid there, `_relatticed`: on 300 fresh steep start and flipped photos of training styles misses 2 ->
+1, on 300 game positions 1 -> 0, mean search 173 -> 195 and 145 -> 156 ms, no grid placed wrong). Which of the four
+rotations is sente's is not decided here (see `vision.orientation`); `BoardGeometry.rotated` turns it.
+`vision.train.grid_eval` scores the search on development frames (2026-11-28, seeds 81-86, 1,800 steep views and start
+positions: right 1780, off 3, not found 17).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board_rim import rim_shift
+from vision.cut_edges import lined_edge
 from vision.errors import ImageError
 from vision.grid_fit import PAD, candidate_quads, fit_grid, fit_view
 from vision.grid_lines import rectifying_views
@@ -81,6 +82,7 @@ _RELATTICE_STARTS = range(-10, 2)
 keeps all of the grid inside it; one more on either side lets it reach a line past the real board's edge, where a
 grid found at half the spacing can have been polished onto the rim (dev frame 72160, 32 degrees: the real grid
 starts at +1; not found with -9..0)."""
+_BORDER = 0.03  # of the longer side: the plain border a picture cut at its grid lines is searched in
 _MAX_ASPECT = 3.0  # a grid's across and along sizes differ by at most this factor (`plausible_shape`)
 RECHECK_RATIO = 0.75
 """Fraction of a known grid's support (`BoardGeometry.support`) that a later picture from the same camera must keep
@@ -122,10 +124,33 @@ def to_gray(image: Image) -> Image:
 
 
 def find_board(image: Image) -> BoardGeometry | None:
-    """The best-supported 9×9 grid in the image, or None when no candidate looks like a board."""
+    """The best-supported 9×9 grid in the image, or None when no candidate looks like a board. A picture cut at
+    (or through) its outer grid lines, where a dark line hugs an edge (`vision.cut_edges`), is searched again
+    inside a plain border of its median gray if the picture itself gives no grid (`_search_bordered`)."""
     gray = to_gray(image)
     if min(gray.shape[:2]) < 64:
         return None
+    found = _search(gray)
+    if found is not None or not lined_edge(gray):
+        return found
+    return _search_bordered(gray)
+
+
+def _search_bordered(gray: Image) -> BoardGeometry | None:
+    """`_search` of the picture inside a plain border (`_BORDER` of its longer side, its median gray): the cut
+    outer lines are then seen against something beside them. The grid comes back in the picture's own pixels,
+    with the support that `check_board` measures there, so that later frames are compared with like."""
+    pad = max(4, round(_BORDER * max(gray.shape[:2])))
+    bordered = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=float(np.median(gray)))
+    found = _search(bordered)
+    if found is None:
+        return None
+    corners = found.corners - pad
+    return BoardGeometry(corners, check_board(gray, BoardGeometry(corners, 1.0)))
+
+
+def _search(gray: Image) -> BoardGeometry | None:
+    """The best-supported 9×9 grid in a gray picture (`find_board` without the bordered search)."""
     scale = min(1.0, _WORK_SIDE / max(gray.shape[:2]))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     small = cv2.GaussianBlur(small, (3, 3), 0)

@@ -51,6 +51,20 @@ def test_real_photo_generic_read_is_never_confidently_wrong(classifier: PieceCla
 
 
 @pytest.mark.xfail(
+    reason="known weakness: cut at its grid lines (found since 2026-12-01), the photo's sente silver on 7i reads as a"
+    " knight at 0.951, just over the reader's 0.95 bar (0.938 in the whole photo), and is vouched for"
+)
+def test_real_photo_cut_at_its_grid_is_never_confidently_wrong(classifier: PieceClassifier) -> None:
+    """The real photo cut at its outer grid lines reads as the whole photo should: every square right or flagged."""
+    image = cv2.imread(str(PHOTO))[26:766, 55:742]
+    result = BoardReader(classifier).read(image)
+    assert result.board_found
+    truth = labels_from_board_field(START_BOARD)
+    for name, square, want in zip([square_name(i) for i in range(81)], result.squares, truth, strict=True):
+        assert square.label == want or not square.reliable, f"{name}: {square.label} claimed reliable"
+
+
+@pytest.mark.xfail(
     reason="known weakness: the generic classifier misreads two of this wooden set's back-rank pieces (the joined "
     "models of 2026-11-28 and 2026-11-29: the knight on 2a, in the lamp's glare, as a silver, and sente's silver on "
     "7i as a knight at 0.93-0.94; the narrow model before them: gote's silver on 7a and the knight on 2a); both "
