@@ -64,8 +64,8 @@ development frames; mean 3.0), under the 3 ms the rule asked for a change.
 Tried on 2026-12-01 and not kept: the cuts of all four shifts classified in one call (each shift's batch given its
 own turned second looks, so the readings were the same to the bit on 20 frames, calibrated ones too) instead of a call
 per shift, for fewer and fuller network chunks: no measurable gain (30 training-style frames, best of three reads
-each, paired: per-frame ratio median 1.008; a network's cost a crop is 0.131 ms alone and 0.113 ms in a batch of 16,
-so the small chunks cost little).
+each, paired: per-frame ratio median 1.008; the narrow network costs 0.131 ms a crop alone and 0.113 ms in a batch of
+16, so the small chunks cost little).
 
 Owns: `shifted_looks`, `geometric_mean`, `SHIFTS`, `SHIFT_BELOW` (`vision.hands` reads a stand's unsure windows so
 too).
