@@ -1,5 +1,6 @@
 """Finding the 9×9 grid: the real photo, rendered frames under rotation and perspective, an arm over the board,
-a board cropped to its grid, and images that hold no board."""
+a board cropped to its grid or cut at its outer lines (`vision.cut_edges`, `find_board`'s bordered search), and
+images that hold no board."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.board import BoardGeometry, check_board, find_board
+import vision.board
+from vision.board import BoardGeometry, check_board, find_board, to_gray
+from vision.cut_edges import LINED, lined_edge, lined_fractions
 from vision.render import CameraPose, RenderOptions, render_position
 
 PHOTO = Path("../shared/data/photos/startpos-wooden-overhead.jpg")
@@ -38,6 +41,58 @@ def test_cropped_board_found() -> None:
     found = find_board(image)
     assert found is not None
     assert corner_error(found, PHOTO_CORNERS - [46, 22]) < 6
+
+
+def _cut(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The picture cut to the box of the grid's corners (the outer lines at or through its edges), and the
+    corners in the cut picture's pixels."""
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
+    return image[y0:y1, x0:x1], corners - [x0, y0]
+
+
+def test_real_photo_cut_at_its_grid_found() -> None:
+    """The real photo cut at its outer grid lines (three of them run along the cut edges) is found where the
+    lines are, and a later frame's check measures the support the grid was found with."""
+    image, corners = _cut(cv2.imread(str(PHOTO)), PHOTO_CORNERS)
+    assert lined_edge(to_gray(image))
+    found = find_board(image)
+    assert found is not None
+    assert corner_error(found, corners) < 3
+    assert check_board(image, found) == pytest.approx(found.support)
+
+
+@pytest.mark.parametrize("style", ["orangain", "kanji_light", "ryoko_1kanji"])
+def test_overhead_render_cut_at_its_grid_found(style: str) -> None:
+    """A board photographed from straight above and cut at its outer grid lines, on every side, is found."""
+    frame = render_position(MIDGAME, RenderOptions(style=style, seed=2, size=(960, 720), pose=CameraPose.overhead(0.9)))
+    image, corners = _cut(frame.image, frame.board_corners_px)
+    assert min(lined_fractions(to_gray(image))) >= LINED
+    found = find_board(image)
+    assert found is not None
+    assert corner_error(found, corners) < 3
+
+
+def test_pictures_with_no_line_along_an_edge_are_not_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bordered search runs only where a line hugs an edge: not for the uncut photo (found at once), nor for
+    noise, a blank picture or a board well inside the frame under a hand; a picture of noise is not lined."""
+    calls: list[tuple[int, ...]] = []
+    search = vision.board._search_bordered
+
+    def counted(gray: np.ndarray) -> BoardGeometry | None:
+        calls.append(gray.shape)
+        return search(gray)
+
+    monkeypatch.setattr("vision.board._search_bordered", counted)
+    noise = np.random.default_rng(0).integers(0, 256, (480, 640, 3), dtype=np.uint8)
+    assert not lined_edge(to_gray(noise))
+    assert find_board(noise) is None
+    assert find_board(np.full((480, 640, 3), 128, np.uint8)) is None
+    assert find_board(cv2.imread(str(PHOTO))) is not None
+    hand = render_position(MIDGAME, RenderOptions(style="kanji_brown", seed=4, size=(640, 480), hand=True))
+    assert not lined_edge(to_gray(hand.image))
+    find_board(hand.image)
+    assert calls == []
 
 
 @pytest.mark.parametrize(
