@@ -51,6 +51,7 @@ from vision.train.datasets import (
 )
 from vision.train.distill import distill_loss, teacher_log_probs, turned_soft
 from vision.train.fonts import PROMOTED_RED
+from vision.train.separable import build_separable
 from vision.train.synth import N_CLASSES, SIDEWAYS
 
 __all__ = ["HELD_OUT", "LOOK_SEED", "build_model", "main", "train"]
@@ -319,7 +320,7 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
         checks["dev-plain"] = dev_crops(args)
     sizes = f"{len(x)} training crops ({len(order)} an epoch), {len(val[0])} validation crops"
     print(f"data: {sizes} ({time.time() - t0:.0f} s)", flush=True)
-    model = build_model(args.channels)
+    model = build_separable() if args.arch == "separable" else build_model(args.channels)
     if args.init is not None and args.init.suffix == ".pt":  # a state dict saved by this script: go on from it
         model.load_state_dict(torch.load(args.init))
     elif args.init is not None:
@@ -455,6 +456,12 @@ def main(argv: list[str] | None = None) -> int:
         type=lambda text: tuple(int(c) for c in text.split(",")),
         default=CHANNELS,
         help="output channels of the four conv blocks (comma-separated); wider than --init's: grown from it",
+    )
+    parser.add_argument(
+        "--arch",
+        choices=("stride2", "separable"),
+        default="stride2",
+        help="stride2: four stride-2 blocks of --channels; separable: vision.train.separable's deeper network",
     )
     parser.add_argument("--init", type=Path, help="start from this exported ONNX model or saved .pt state dict")
     parser.add_argument(
