@@ -13,7 +13,7 @@ from vision.train.train_classifier import export
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_separable_network_reads_a_crop_as_the_stride2_one_does(tmp_path: Path) -> None:
+def test_separable_network_runs_in_opencv_as_in_torch(tmp_path: Path) -> None:
     """31 logits and 128 features a crop, in torch and through OpenCV's DNN module after export, alike."""
     torch = pytest.importorskip("torch")
     model = build_separable().eval()
@@ -33,3 +33,11 @@ def test_unknown_block_kind_refused() -> None:
     pytest.importorskip("torch")
     with pytest.raises(ValueError, match="unknown block kind"):
         build_separable((("pool", 16, 2),))
+
+
+def test_separable_refuses_an_onnx_init(tmp_path: Path) -> None:
+    """A warm start from ONNX knows only the stride-2 network's shape: asked of the separable one, a clear error."""
+    from vision.train.train_classifier import main
+
+    with pytest.raises(SystemExit):
+        main(["--arch", "separable", "--init", str(tmp_path / "m.onnx"), "--out", str(tmp_path / "o.onnx")])

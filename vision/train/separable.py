@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from vision.squares import CROP
+from vision.train.synth import N_CLASSES
+
 SEPARABLE_BLOCKS: tuple[tuple[str, int, int], ...] = (
     ("conv", 16, 2),
     ("conv", 48, 2),
@@ -26,8 +29,8 @@ SEPARABLE_BLOCKS: tuple[tuple[str, int, int], ...] = (
 """(kind, output channels, stride) of each block: "conv" a plain 3×3 convolution, "sep" a separable block."""
 
 
-def build_separable(blocks: tuple[tuple[str, int, int], ...] = SEPARABLE_BLOCKS, n_classes: int = 31) -> Any:
-    """The network of `blocks` on 48×48 BGR crops: forward gives (logits, 128 features), as `build_model`'s."""
+def build_separable(blocks: tuple[tuple[str, int, int], ...] = SEPARABLE_BLOCKS) -> Any:
+    """The network of `blocks` on `CROP`×`CROP` BGR crops: forward gives (logits, 128 features), as `build_model`'s."""
     from torch import nn
 
     def block(kind: str, c_in: int, c_out: int, stride: int) -> list[nn.Module]:
@@ -48,13 +51,13 @@ def build_separable(blocks: tuple[tuple[str, int, int], ...] = SEPARABLE_BLOCKS,
         def __init__(self) -> None:
             super().__init__()
             layers: list[nn.Module] = []
-            c_in, side = 3, 48
+            c_in, side = 3, CROP
             for kind, c_out, stride in blocks:
                 layers += block(kind, c_in, c_out, stride)
                 c_in, side = c_out, side // stride
             self.body = nn.Sequential(*layers, nn.Flatten())
             self.feature = nn.Sequential(nn.Linear(c_in * side * side, 128), nn.ReLU())
-            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(128, n_classes))
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(128, N_CLASSES))
 
         def forward(self, x: Any) -> Any:
             f = self.feature(self.body(x))

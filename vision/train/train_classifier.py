@@ -470,6 +470,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--distill", type=float, default=0.7, help="weight of the teacher's term in the loss")
     parser.add_argument("--temperature", type=float, default=2.0, help="temperature of the teacher's readings")
     args = parser.parse_args(argv)
+    if args.arch == "separable" and args.init is not None and args.init.suffix != ".pt":
+        parser.error("--arch separable starts from scratch or from a .pt state dict of its own, not an ONNX --init")
     figures = train(args)
     args.out.with_suffix(".json").write_text(json.dumps(figures, indent=2) + "\n")
     print(json.dumps(figures))
