@@ -5,12 +5,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from vision.board import BoardGeometry
-from vision.classifier import MODEL_PATH, N_LABELS, SURE_EMPTY, PieceClassifier, chunk_sizes, preprocess, softmax
+from vision.classifier import (
+    MODEL_PATH,
+    N_LABELS,
+    SURE_EMPTY,
+    PieceClassifier,
+    chunk_sizes,
+    preprocess,
+    read_network,
+    softmax,
+)
 from vision.labels import EMPTY, SQUARE_LABELS
 from vision.model_file import read_model
 from vision.reader import BoardReader, ReaderSettings
@@ -34,7 +42,7 @@ def _joined_graph(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     softmax and features."""
     x, logits, features, start = preprocess(crops), [], [], 0
     for size in chunk_sizes(len(crops)):
-        net = cv2.dnn.readNetFromONNX(str(MODEL_PATH), cv2.dnn.ENGINE_CLASSIC)
+        net = read_network(MODEL_PATH)
         net.setInput(x[start : start + size])
         chunk_logits, chunk_features = net.forward(["logits", "features"])
         logits.append(np.asarray(chunk_logits))
@@ -47,7 +55,7 @@ def _narrow(crops: np.ndarray, folder: Path) -> np.ndarray:
     """The first (narrow) network's softmax alone."""
     model = read_model(MODEL_PATH)
     (folder / "narrow.onnx").write_bytes(model.networks[0])
-    net = cv2.dnn.readNetFromONNX(str(folder / "narrow.onnx"), cv2.dnn.ENGINE_CLASSIC)
+    net = read_network(folder / "narrow.onnx")
     net.setInput(preprocess(crops))
     return softmax(np.asarray(net.forward(model.outputs[0][0])))
 
