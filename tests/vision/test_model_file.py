@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
-from onnx_toys import run_graph, toy_model
+from onnx_toys import CROPS, run_graph, toy_model
 
 from vision.errors import ModelError
 from vision.model_file import read_model
@@ -80,3 +80,26 @@ def test_a_classifier_that_cannot_write_its_networks_says_so(monkeypatch: pytest
     monkeypatch.setattr(tempfile, "TemporaryDirectory", no_folder)
     with pytest.raises(ModelError, match="temporary folder: no room here"):
         PieceClassifier()
+
+
+@pytest.mark.parametrize("classic_engine", [True, False])
+def test_read_network_loads_in_whichever_engine_this_opencv_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, classic_engine: bool
+) -> None:
+    """`read_network` runs a graph alike with OpenCV's classic engine (5.0) and without one (4.x, 5.1)."""
+    import cv2
+
+    from vision.classifier import read_network
+
+    if not classic_engine and hasattr(cv2.dnn, "ENGINE_CLASSIC"):
+        monkeypatch.delattr(cv2.dnn, "ENGINE_CLASSIC")
+    if classic_engine and not hasattr(cv2.dnn, "ENGINE_CLASSIC"):
+        pytest.skip("this OpenCV has no classic engine")
+    model, logits, feats = toy_model(3)
+    path = tmp_path / "toy.onnx"
+    onnx.save(model, str(path))
+    net = read_network(path)
+    net.setInput(CROPS)
+    got_logits, got_feats = net.forward(["logits", "features"])
+    np.testing.assert_allclose(np.asarray(got_logits), logits, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(got_feats), feats, atol=1e-5)
