@@ -10,6 +10,8 @@ import cv2
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
+from vision.classifier import read_network
+
 CROPS = np.array([[1.0, -2.0, 0.5, 3.0], [0.0, 1.0, -1.0, 2.0]], dtype=np.float32)
 
 
@@ -36,10 +38,8 @@ def toy_model(seed: int, n_features: int = 2) -> tuple[Any, np.ndarray, np.ndarr
 
 
 def run_graph(graph: Path | bytes, outputs: tuple[str, str] = ("logits", "features")) -> tuple[np.ndarray, ...]:
-    """A graph's outputs on `CROPS`, run by OpenCV (from a file, or serialised bytes)."""
-    if isinstance(graph, bytes):
-        net = cv2.dnn.readNetFromONNX(np.frombuffer(graph, np.uint8))
-    else:
-        net = cv2.dnn.readNetFromONNX(str(graph))
+    """A graph's outputs on `CROPS`, run by OpenCV (from a file, loaded as the classifier loads its networks, or
+    serialised bytes)."""
+    net = cv2.dnn.readNetFromONNX(np.frombuffer(graph, np.uint8)) if isinstance(graph, bytes) else read_network(graph)
     net.setInput(CROPS)
     return tuple(np.asarray(out) for out in net.forward(list(outputs)))
