@@ -3,10 +3,12 @@ docs/classifier-training.md, the table, and one real (tiny) run of the reader on
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from vision.train import dev_suite
-from vision.train.dev_suite import Figures, failures, measure, table
+from vision.train.dev_suite import Figures, failures, load_figures, measure, save_figures, table
 
 EG5 = Figures(
     {"plain2": 3098, "plain": 3138, "one": 3070, "artwork": 3239},
@@ -68,3 +70,12 @@ def test_a_tiny_run_reads_real_frames(monkeypatch: pytest.MonkeyPatch) -> None:
     assert set(figures.right) == {"artwork"} and 70 <= figures.right["artwork"] <= 81
     assert 0 <= figures.hands_right <= 14 and len(said) == 2
     assert said[0].startswith(f"artwork (seed 313): {figures.right['artwork']}/81 squares right")
+
+
+def test_saved_figures_load_back_and_a_wrong_file_is_refused(tmp_path: Path) -> None:
+    """`--save` and `--baseline-figures`: the figures round-trip; a file that does not hold them is a ValueError."""
+    save_figures(EG5, tmp_path / "eg5.json")
+    assert load_figures(tmp_path / "eg5.json") == EG5
+    (tmp_path / "bad.json").write_text('{"right": {"one": 3}}')
+    with pytest.raises(ValueError, match="not a development suite's figures"):
+        load_figures(tmp_path / "bad.json")

@@ -8,14 +8,17 @@ character; `one`, varied looks), seed 77, and of the training artwork, seed 313 
 stands of 40 wide frames each of `artwork` and `plain`, seed 5 (`vision.train.hands_eval --frames wide`). It prints
 one table: squares right and wrong-but-vouched-for per family, hand counts right, and with a baseline the
 differences and the verdict of the development rule (`RULE`), which says whether the candidate may go on to
-held-out frames. It decides nothing on held-out styles and never reads them.
+held-out frames. It decides nothing on held-out styles and never reads them. `--save FILE` keeps the candidate's
+figures as JSON; `--baseline-figures FILE` compares with figures so kept (the same machine's: figures move a
+little between machines and OpenCV builds) instead of measuring the baseline again.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 SQUARE_RUNS: tuple[tuple[str, int], ...] = (("plain2", 77), ("plain", 77), ("one", 77), ("artwork", 313))
@@ -58,6 +61,22 @@ class Figures:
     def total(self) -> int:
         """Squares right over all families."""
         return sum(self.right.values())
+
+
+def save_figures(figures: Figures, path: Path) -> None:
+    """Write `figures` to `path` as JSON."""
+    path.write_text(json.dumps(asdict(figures), indent=1) + "\n")
+
+
+def load_figures(path: Path) -> Figures:
+    """Figures written by `save_figures`. ValueError when the file does not hold them."""
+    try:
+        data = json.loads(path.read_text())
+        right = {str(k): int(v) for k, v in data["right"].items()}
+        vouched = {str(k): int(v) for k, v in data["vouched"].items()}
+        return Figures(right, vouched, int(data["hands_right"]))
+    except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path}: not a development suite's figures ({error})") from error
 
 
 def measure(model: Path | None, n: int = N_FRAMES, say: Callable[[str], None] = print) -> Figures:
@@ -119,10 +138,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, help="candidate classifier ONNX (default: the shipped model)")
     parser.add_argument("--baseline", type=Path, help="the model to compare with (default: none)")
     parser.add_argument("--shipped-baseline", action="store_true", help="compare with the shipped model")
+    parser.add_argument("--baseline-figures", type=Path, help="compare with figures kept by --save (not measured)")
+    parser.add_argument("--save", type=Path, help="write the candidate's figures here (JSON)")
     parser.add_argument("--n", type=int, default=N_FRAMES, help=f"frames a run (default {N_FRAMES}: the rule's)")
     args = parser.parse_args(argv)
+    kept = load_figures(args.baseline_figures) if args.baseline_figures else None
     candidate = measure(args.model, args.n)
-    baseline = measure(args.baseline, args.n) if args.baseline or args.shipped_baseline else None
+    if args.save:
+        save_figures(candidate, args.save)
+    baseline = measure(args.baseline, args.n) if args.baseline or args.shipped_baseline else kept
     print(table(candidate, baseline))
     if baseline is not None:
         failed = failures(candidate, baseline)
