@@ -277,7 +277,7 @@ def fit(
     steps = args.epochs * ((len(order) + args.batch - 1) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=args.smoothing)
-    gen = np.random.default_rng(args.seed)
+    gen = np.random.default_rng(training_seed(args))
     t0 = time.time()
     for epoch in range(args.epochs):
         model.train()
@@ -300,12 +300,18 @@ def fit(
         print(f"epoch {epoch + 1}: loss {total / len(order):.4f} {scores} ({time.time() - t0:.0f} s)", flush=True)
 
 
+def training_seed(args: argparse.Namespace) -> int:
+    """The seed of the network's initial weights and the batch order: `--order-seed`, else `--seed` (which also
+    draws every crop: another `--order-seed` trains another network on the same data, for an ensemble of two)."""
+    return int(args.seed if args.order_seed is None else args.order_seed)
+
+
 def train(args: argparse.Namespace) -> dict[str, Any]:
     """Generate data, train (validating on frames of training styles), score the held-out styles once at the
     end, export ONNX; returns the figures."""
     import torch
 
-    torch.manual_seed(args.seed)
+    torch.manual_seed(training_seed(args))
     torch.set_num_threads(args.threads)
     styles = train_styles()
     t0 = time.time()
@@ -389,6 +395,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--order-seed",
+        type=int,
+        help="seed of the weights and batch order only (default: --seed; the data stays --seed's)",
+    )
     parser.add_argument("--n-train", type=int, default=64_000)
     parser.add_argument("--n-val", type=int, default=4000)
     parser.add_argument("--epochs", type=int, default=5)
