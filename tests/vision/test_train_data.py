@@ -119,6 +119,16 @@ def test_epoch_order_repeats_only_the_artwork() -> None:
     assert sorted(epoch_order(artwork, 1).tolist()) == [0, 1, 2, 3, 4]
 
 
+def test_order_seed_changes_the_weights_and_order_not_the_data_seed() -> None:
+    """`--order-seed` seeds the weights and batch order; without it `--seed` does; the data always uses `--seed`."""
+    from argparse import Namespace
+
+    from vision.train.train_classifier import training_seed
+
+    assert training_seed(Namespace(seed=1, order_seed=None)) == 1
+    assert training_seed(Namespace(seed=1, order_seed=2)) == 2
+
+
 def red_pixels(tile: np.ndarray) -> int:
     """Pixels of a BGR(A) tile in red ink (red clearly above green and blue; no wooden body is that red)."""
     b, g, r = (tile[:, :, c].astype(int) for c in range(3))
