@@ -136,9 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, help="candidate classifier ONNX (default: the shipped model)")
-    parser.add_argument("--baseline", type=Path, help="the model to compare with (default: none)")
-    parser.add_argument("--shipped-baseline", action="store_true", help="compare with the shipped model")
-    parser.add_argument("--baseline-figures", type=Path, help="compare with figures kept by --save (not measured)")
+    baselines = parser.add_mutually_exclusive_group()
+    baselines.add_argument("--baseline", type=Path, help="the model to compare with (default: none)")
+    baselines.add_argument("--shipped-baseline", action="store_true", help="compare with the shipped model")
+    baselines.add_argument("--baseline-figures", type=Path, help="compare with figures kept by --save (not measured)")
     parser.add_argument("--save", type=Path, help="write the candidate's figures here (JSON)")
     parser.add_argument("--n", type=int, default=N_FRAMES, help=f"frames a run (default {N_FRAMES}: the rule's)")
     args = parser.parse_args(argv)

@@ -330,8 +330,8 @@ def train(args: argparse.Namespace) -> dict[str, Any]:
     if args.init is not None and args.init.suffix == ".pt":  # a state dict saved by this script: go on from it
         model.load_state_dict(torch.load(args.init))
     elif args.init is not None:
-        sample = preprocess(x[gen_init(args.seed).permutation(len(x))[:512]])
-        warm_start(model, args.init, torch.from_numpy(sample), args.seed)
+        sample = preprocess(x[gen_init(training_seed(args)).permutation(len(x))[:512]])
+        warm_start(model, args.init, torch.from_numpy(sample), training_seed(args))
     model = model.to(memory_format=torch.channels_last)
     if args.init is not None:
         start = {name: round(evaluate(model, *data), 4) for name, data in checks.items()}
