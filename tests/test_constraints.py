@@ -44,3 +44,16 @@ def test_the_makefile_installs_with_the_constraints() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert "-c constraints.txt" in makefile
     assert "constraints.txt" in next(line for line in makefile.splitlines() if line.startswith("$(STAMP):"))
+
+
+def test_pip_itself_is_pinned_and_upgraded_to_the_pin() -> None:
+    assert "pip" in _pins()
+    upgrade = next(line for line in (ROOT / "Makefile").read_text().splitlines() if "--upgrade pip" in line)
+    assert "-c constraints.txt" in upgrade
+
+
+def test_the_raspberry_pi_install_uses_the_constraints() -> None:
+    readme = (ROOT / "README.md").read_text()
+    pi_section = readme.split("## On a real Raspberry Pi", 1)[1].split("\n## ", 1)[0]
+    pip_lines = [line for line in pi_section.splitlines() if "pip install" in line]
+    assert pip_lines and all("-c constraints.txt" in line for line in pip_lines)
