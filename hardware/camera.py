@@ -32,6 +32,11 @@ class Picamera2Camera:
             from picamera2 import Picamera2  # type: ignore[import-not-found]
         except ImportError as exc:
             raise CameraError(f"picamera2 is not installed ({exc}); on a Pi: apt install python3-picamera2") from exc
+        except ValueError as exc:  # "numpy.dtype size changed": apt's simplejpeg is built for numpy 1, OpenCV wants 2
+            raise CameraError(
+                f"picamera2 cannot load beside this numpy ({exc}); install simplejpeg into the virtualenv:"
+                " pip install -c constraints.txt -e '.[pi]'"
+            ) from exc
         try:
             self._camera: Any = Picamera2()
             # picamera2's "RGB888" is laid out B, G, R in memory: what OpenCV calls BGR.

@@ -25,9 +25,10 @@ def _pins() -> dict[str, str]:
 
 
 def _requirements() -> list[Requirement]:
-    """The project's dependencies and its test extra (what the Makefile installs)."""
+    """The project's dependencies, its test extra (what the Makefile installs) and its pi extra (the README's)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    return [Requirement(text) for text in project["dependencies"] + project["optional-dependencies"]["test"]]
+    extras = project["optional-dependencies"]
+    return [Requirement(text) for text in project["dependencies"] + extras["test"] + extras["pi"]]
 
 
 def test_every_setup_requirement_is_pinned_within_its_range() -> None:
