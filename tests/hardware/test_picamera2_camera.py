@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,11 +16,8 @@ from hardware.camera import CameraError, Picamera2Camera
 class _FakePicamera2:
     """Records what the driver asked for; `capture_array` gives a 4-channel frame as picamera2's XRGB formats do."""
 
-    instances: ClassVar[list[_FakePicamera2]] = []
-
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
-        _FakePicamera2.instances.append(self)
 
     def create_video_configuration(self, main: dict[str, Any]) -> dict[str, Any]:
         self.calls.append(("config", main))
@@ -35,13 +32,8 @@ class _FakePicamera2:
     def capture_array(self, stream: str) -> np.ndarray:
         width, height = self.calls[0][1]["size"]
         frame = np.zeros((height, width, 4), np.uint8)
-        frame[..., 0] = 10
-        frame[..., 1] = 20
-        frame[..., 2] = 30
+        frame[..., :3] = (10, 20, 30)
         return frame
-
-    def close(self) -> None:
-        self.calls.append(("close", None))
 
 
 def _module(**attrs: Any) -> types.ModuleType:
@@ -52,12 +44,18 @@ def _module(**attrs: Any) -> types.ModuleType:
 
 
 def test_frames_are_contiguous_three_channel_uint8(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "picamera2", _module(Picamera2=_FakePicamera2))
+    made: list[_FakePicamera2] = []
+
+    def recorded() -> _FakePicamera2:
+        made.append(_FakePicamera2())
+        return made[-1]
+
+    monkeypatch.setitem(sys.modules, "picamera2", _module(Picamera2=recorded))
     camera = Picamera2Camera(size=(64, 48))
     frame = camera.read()
     assert frame.shape == (48, 64, 3) and frame.dtype == np.uint8 and frame.flags["C_CONTIGUOUS"]
     assert frame[0, 0].tolist() == [10, 20, 30]
-    fake = _FakePicamera2.instances[-1]
+    (fake,) = made
     assert fake.calls[0] == ("config", {"size": (64, 48), "format": "RGB888"})
     assert [name for name, _ in fake.calls[1:3]] == ["configure", "start"]
 
