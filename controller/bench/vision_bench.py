@@ -24,6 +24,7 @@ import os
 import resource
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,8 @@ class Tally:
     occluded: int = 0
     occluded_claimed: int = 0
     false_reads: int = 0
+    vouched_wrong: int = 0
+    """Squares of the calibrated figures' frames read wrong although the reader vouched for them."""
     read_ms: list[float] = field(default_factory=list)
     read_cpu_ms: list[float] = field(default_factory=list)
     read_classifier_ms: list[float] = field(default_factory=list)
@@ -140,6 +143,11 @@ def score_board(tally: Tally, truth: list[str], got: list[str]) -> bool:
     tally.boards += 1
     tally.boards_right += right == 81
     return right == 81
+
+
+def score_vouched(tally: Tally, truth: list[str], squares: Sequence[Any]) -> None:
+    """Add the board's squares read wrong although vouched for (`SquareRead.reliable`) to the tally."""
+    tally.vouched_wrong += sum(square.reliable and square.label != t for t, square in zip(truth, squares, strict=True))
 
 
 def score_hands(
@@ -373,6 +381,9 @@ class CalibratedFamily:
     generic: float
     calibrated: float
     frames: int
+    generic_vouched_wrong: int = 0
+    """Squares read wrong but vouched for (reliable), without and with the calibration."""
+    vouched_wrong: int = 0
 
 
 @dataclass(frozen=True)
@@ -433,7 +444,11 @@ def calibrated_accuracy(
         return None
     families = {
         name: CalibratedFamily(
-            plain.squares_right / max(plain.squares, 1), tuned.squares_right / tuned.squares, tuned.boards
+            plain.squares_right / max(plain.squares, 1),
+            tuned.squares_right / tuned.squares,
+            tuned.boards,
+            plain.vouched_wrong,
+            tuned.vouched_wrong,
         )
         for name, (plain, tuned) in tallies.items()
     }
@@ -467,6 +482,7 @@ def _score_calibrated(
             ms.append(((time.perf_counter() - begin) * 1000, (time.thread_time() - cpu) * 1000))
         if result.board_found:
             score_board(tally, list(frame.labels), result.labels)
+            score_vouched(tally, list(frame.labels), result.squares)
 
 
 def _classifier_share(t: Tally) -> str:
@@ -550,6 +566,7 @@ def report_calibrated(style: str, c: CalibratedFigures) -> None:
         f = c.families[family]
         print(
             f"{names[family]:<23} square accuracy {100 * f.calibrated:.3f} % vs generic {100 * f.generic:.3f} %"
+            f", wrong but vouched for {f.vouched_wrong} vs {f.generic_vouched_wrong}"
             f" ({f.frames} frames: {_FAMILY_WORDS[family]})"
         )
     print(

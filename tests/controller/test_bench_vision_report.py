@@ -29,3 +29,21 @@ def test_hand_counts_with_the_whole_set_are_tallied_apart() -> None:
     score_hands(tally, truth, {"b": {"P": 3}}, complete_set=True)
     assert (tally.hand_entries, tally.hand_right, tally.stands_unknown) == (21, 6 + 7 + 7, 1)
     assert (tally.set_hand_entries, tally.set_hand_right) == (21, 21)
+
+
+def test_calibrated_reads_count_the_wrong_squares_they_vouched_for(capsys: pytest.CaptureFixture[str]) -> None:
+    """A wrong square counts only when the reader vouched for it; the report gives both readers' counts."""
+    from controller.bench.vision_bench import CalibratedFamily, CalibratedFigures, report_calibrated, score_vouched
+    from vision.reader import SquareRead
+
+    tally = Tally()
+    squares = [SquareRead("P", 0.99, (), True), SquareRead("p", 0.99, (), True), SquareRead("G", 0.6, (), False)]
+    score_vouched(tally, ["P", "P", "S"], squares)
+    assert tally.vouched_wrong == 1
+    family = CalibratedFamily(0.9, 0.95, 3, generic_vouched_wrong=0, vouched_wrong=tally.vouched_wrong)
+    figures = CalibratedFigures({name: family for name in ("rig", "other", "other set")}, 1.2, 40.0, 39.0)
+    report_calibrated("ryoko_1kanji", figures)
+    assert (
+        "square accuracy 95.000 % vs generic 90.000 %, wrong but vouched for 1 vs 0 (3 frames"
+        in capsys.readouterr().out
+    )
