@@ -481,8 +481,9 @@ def _score_calibrated(
             result = reader.read(frame.image)
             ms.append(((time.perf_counter() - begin) * 1000, (time.thread_time() - cpu) * 1000))
         if result.board_found:
-            score_board(tally, list(frame.labels), result.labels)
-            score_vouched(tally, list(frame.labels), result.squares)
+            truth = list(frame.labels)
+            score_board(tally, truth, result.labels)
+            score_vouched(tally, truth, result.squares)
 
 
 def _classifier_share(t: Tally) -> str:
