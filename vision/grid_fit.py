@@ -21,6 +21,15 @@ RECT = 360
 """Side of the rectified search image."""
 PAD = 24
 """Margin around a candidate quadrilateral in the rectified image."""
+COARSE_SIGMA = 1.5
+"""Pixels: the line profile is smoothed by a Gaussian this wide for the coarse spacing search (`_equal_spacing`).
+A rectified view's line peaks are 1-3 px wide, and the coarse comb (spacing 0.5 px, start 1 px apart) can fall
+between them by up to 0.25 × 9 + 0.5 px at its far end: a partial comb on a few lines then beats the true one,
+which the fine search, held near the coarse start, cannot reach (development start photo `one` 4413,
+look_klee_bold_1, 37.6 degrees: true comb 93 at spacing 19.2, best coarse 75; the grid found four files off and
+refused, so that set could not be calibrated). Chosen by that reasoning, not by a sweep; judged once under a rule
+fixed before (session 45, docs/classifier-training.md) on 3,200 fresh `grid_eval` frames: right 3178 -> 3184,
+off 6 -> 3, not found 16 -> 13."""
 
 
 def candidate_quads(gray: Image) -> list[FloatArray]:
@@ -116,11 +125,16 @@ def _trimmed_profile(response: NDArray[np.float32], axis: int) -> FloatArray:
 
 
 def _equal_spacing(profile: FloatArray, min_fill: float) -> FloatArray | None:
-    """Positions of ten equally spaced lines that best match the profile's peaks (coarse, then fine), spanning
-    at least `min_fill` of the profile inside its margin."""
+    """Positions of ten equally spaced lines that best match the profile's peaks (coarse on the profile smoothed by
+    `COARSE_SIGMA`, then fine on the profile itself), spanning at least `min_fill` of the profile inside its
+    margin."""
     n = len(profile)
     inner = n - 2 * PAD
-    coarse = _spacing_search(profile, np.arange(min_fill * inner / 9, (n - 2) / 9, 0.5), None, 1.0)
+    smooth = np.asarray(
+        cv2.GaussianBlur(profile.reshape(1, -1), (0, 0), sigmaX=COARSE_SIGMA, borderType=cv2.BORDER_REPLICATE),
+        dtype=np.float64,
+    ).ravel()
+    coarse = _spacing_search(smooth, np.arange(min_fill * inner / 9, (n - 2) / 9, 0.5), None, 1.0)
     if coarse is None:
         return None
     d0, s0 = coarse
