@@ -77,3 +77,11 @@ def test_a_moved_camera_whose_board_is_not_found_is_refused(monkeypatch: pytest.
     monkeypatch.setattr(calibration_module, "find_board", lambda image: None)
     with pytest.raises(CalibrationError, match="flipped photo: board not found"):
         calibration_module._flipped_grid(flipped.image, grid)
+
+
+def test_a_start_photo_whose_board_is_not_found_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A start photo with no board found: a CalibrationError naming that photo and asking for both again."""
+    monkeypatch.setattr(calibration_module, "find_board", lambda image: None)
+    with pytest.raises(CalibrationError, match="start photo: board not found") as caught:
+        calibration_module._oriented_start(np.zeros((720, 960, 3), np.uint8), None, sente_side="bottom")
+    assert calibration_module.RETAKE in str(caught.value)
