@@ -104,6 +104,10 @@ class Tally:
     orient_right: int = 0
     axis_right: int = 0
     flagged_clean: int = 0
+    squares_flagged: int = 0
+    flagged_right: int = 0
+    """Squares of the clean frames the reader did not vouch for (`SquareRead.reliable` False), and how many of those
+    it read right anyway: what the controller is left to settle from the rules."""
     occluded: int = 0
     occluded_claimed: int = 0
     false_reads: int = 0
@@ -148,6 +152,15 @@ def score_board(tally: Tally, truth: list[str], got: list[str]) -> bool:
 def score_vouched(tally: Tally, truth: list[str], squares: Sequence[Any]) -> None:
     """Add the board's squares read wrong although vouched for (`SquareRead.reliable`) to the tally."""
     tally.vouched_wrong += sum(square.reliable and square.label != t for t, square in zip(truth, squares, strict=True))
+
+
+def score_flagged(tally: Tally, truth: list[str], squares: Sequence[Any]) -> None:
+    """Add a clean frame's squares: those not vouched for (and of them, the right ones), and the wrong ones vouched
+    for (`score_vouched`)."""
+    flagged = [square.label == t for t, square in zip(truth, squares, strict=True) if not square.reliable]
+    tally.squares_flagged += len(flagged)
+    tally.flagged_right += sum(flagged)
+    score_vouched(tally, truth, squares)
 
 
 def score_hands(
@@ -268,6 +281,7 @@ def read_clean(
     timed_full_read(tally, reader, frame.image, noise, classifier)
     score_board(tally, list(frame.labels), result.labels)
     tally.flagged_clean += not result.reliable
+    score_flagged(tally, list(frame.labels), result.squares)
     score_hands(tally, frame.hands, result.hands)
     whole_set = BoardReader(classifier, replace(scored_settings(args, frame), complete_set=True)).read(frame.image)
     score_hands(tally, frame.hands, whole_set.hands if whole_set.board_found else None, complete_set=True)
@@ -533,6 +547,10 @@ def report(
         " by 180 degrees with every owner swapped; the rig's sente_side or the game decides it)"
     )
     print(f"clean frames flagged:   {_pct(t.flagged_clean, t.boards)}  (unreliable although nothing covers them)")
+    print(
+        f"clean squares flagged:  {_pct(t.squares_flagged, t.squares)}  ({t.flagged_right} of them read right all"
+        f" the same); wrong but vouched for: {t.vouched_wrong} of {t.squares - t.squares_right} wrong"
+    )
     print(f"occluded frames:        {t.occluded}, claimed reliable {t.occluded_claimed}")
     print(f"false-read rate:        {_pct(t.false_reads, t.occluded)}  (claimed reliable but wrong)")
     if t.read_ms:

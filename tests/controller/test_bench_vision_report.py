@@ -47,3 +47,24 @@ def test_calibrated_reads_count_the_wrong_squares_they_vouched_for(capsys: pytes
         "square accuracy 95.000 % vs generic 90.000 %, wrong but vouched for 1 vs 0 (3 frames"
         in capsys.readouterr().out
     )
+
+
+def test_clean_frames_count_their_flagged_squares_and_the_wrong_ones_vouched_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Flagged squares are counted with how many were right anyway; a wrong square counts only if vouched for."""
+    from controller.bench.vision_bench import score_board, score_flagged
+    from vision.reader import SquareRead
+
+    tally = Tally()
+    truth = ["P", "P", "S", "empty"]
+    squares = [SquareRead("P", 0.99, (), True), SquareRead("p", 0.99, (), True), SquareRead("G", 0.6, (), False)]
+    squares.append(SquareRead("empty", 0.7, (), False))
+    score_flagged(tally, truth, squares)
+    assert (tally.squares_flagged, tally.flagged_right, tally.vouched_wrong) == (2, 1, 1)
+    score_board(tally, truth + ["empty"] * 77, [s.label for s in squares] + ["empty"] * 77)
+    args = argparse.Namespace(ink_sheen=0.0, n=1, size="960x720", owner_cue=False, occupancy_first=False)
+    report(args, ["ryoko_1kanji"], tally, (0.2, 0.1), None)
+    out = capsys.readouterr().out
+    assert "clean squares flagged:  2.469 % (2/81)  (1 of them read right all the same)" in out
+    assert "wrong but vouched for: 1 of 2 wrong" in out
