@@ -112,7 +112,7 @@ class Tally:
     occluded_claimed: int = 0
     false_reads: int = 0
     vouched_wrong: int = 0
-    """Squares of the calibrated figures' frames read wrong although the reader vouched for them."""
+    """Squares read wrong although the reader vouched for them (the clean frames', or a calibrated family's)."""
     read_ms: list[float] = field(default_factory=list)
     read_cpu_ms: list[float] = field(default_factory=list)
     read_classifier_ms: list[float] = field(default_factory=list)
@@ -279,9 +279,10 @@ def read_clean(
         return reader, None
     result = reader.read(frame.image)  # steady state: grid only checked
     timed_full_read(tally, reader, frame.image, noise, classifier)
-    score_board(tally, list(frame.labels), result.labels)
+    truth = list(frame.labels)
+    score_board(tally, truth, result.labels)
     tally.flagged_clean += not result.reliable
-    score_flagged(tally, list(frame.labels), result.squares)
+    score_flagged(tally, truth, result.squares)
     score_hands(tally, frame.hands, result.hands)
     whole_set = BoardReader(classifier, replace(scored_settings(args, frame), complete_set=True)).read(frame.image)
     score_hands(tally, frame.hands, whole_set.hands if whole_set.board_found else None, complete_set=True)

@@ -7,10 +7,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 import patch  # noqa: F401
 
-from vision import (
-    board,
-    grid_fit,
-)
+from vision import board, grid_fit
 from vision.train import grid_eval
 
 calls = [0]
