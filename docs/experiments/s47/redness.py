@@ -16,6 +16,7 @@ from vision.appearance import ink_maps, redness
 from vision.board import find_board
 from vision.calibration import FLIPPED_BOARD, START_BOARD
 from vision.labels import labels_from_board_field
+from vision.orientation import sente_direction, turns_for_side
 from vision.render import RenderOptions, render_position
 from vision.squares import CROP, crops_from_frame
 from vision.train.dev_eval import first_variants
@@ -25,7 +26,8 @@ SEED = 4701
 
 def rig_squares(family: str, inner: float) -> Iterator[tuple[str, list[str], np.ndarray, np.ndarray]]:
     """Per style and photo: the style, the true labels, each crop's redness and mean ink strength over the centre
-    `inner` (a fraction of the crop's side), the rig built as `vision.train.calib_eval` builds it."""
+    `inner` (a fraction of the crop's side), the rig built as `vision.train.calib_eval` builds it and its grid
+    turned so that sente's edge is where the renderer put it (the crops in the board's SFEN order)."""
     lo = round(CROP * (1 - inner) / 2)
     hi = CROP - lo
     for style, folder in sorted(first_variants(family).items()):
@@ -34,8 +36,11 @@ def rig_squares(family: str, inner: float) -> Iterator[tuple[str, list[str], np.
         base = RenderOptions(style=style, seed=seed, size=(960, 720), style_dir=folder, set_seed=seed)
         start = render_position(START_BOARD + " b -", base)
         turned = render_position(FLIPPED_BOARD + " b -", RenderOptions(**{**base.__dict__, "pose": start.pose}))
+        side = sente_direction(start.board_corners_px)
         for photo, board in ((start, START_BOARD), (turned, FLIPPED_BOARD)):
-            crops = crops_from_frame(photo.image, find_board(photo.image))
+            found = find_board(photo.image)
+            assert found is not None, f"{style}: board not found"
+            crops = crops_from_frame(photo.image, found.rotated(turns_for_side(found, side)))
             ink = np.ascontiguousarray(ink_maps(crops)[:, lo:hi, lo:hi])
             red = redness(np.ascontiguousarray(crops[:, lo:hi, lo:hi]), ink)
             yield style, labels_from_board_field(board), red, ink.reshape(len(ink), -1).mean(axis=1)
