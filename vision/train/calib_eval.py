@@ -37,14 +37,28 @@ class Figures:
     calibrated: Tally = field(default_factory=Tally)
 
 
-def calibrate_on_rig(classifier: PieceClassifier, options: RenderOptions) -> tuple[Calibration, Rendered]:
-    """Calibrate on a start and a flipped photo rendered with `options` (the rig); the start photo too."""
-    from vision.orientation import sente_direction
+def rig_options(style: str, style_dir: Path | None, seed: int, *, other_sets: bool = False) -> RenderOptions:
+    """The render options of a style's rig (camera pose, board and light from the seed and the style's name); the
+    calibrated set itself in every frame (`RenderOptions.set_seed`) unless `other_sets`."""
+    salt = sum(style.encode())
+    set_seed = None if other_sets else seed * 1000 + salt
+    return RenderOptions(style=style, seed=seed * 1000 + salt, size=(960, 720), style_dir=style_dir, set_seed=set_seed)
+
+
+def rig_photos(options: RenderOptions) -> tuple[Rendered, Rendered]:
+    """The start photo rendered with `options` (the rig) and the flipped photo from the same pose."""
     from vision.render import render_position
 
     start = render_position(START_BOARD + " b -", options)
     rig = RenderOptions(**{**options.__dict__, "pose": start.pose})
-    turned = render_position(FLIPPED_BOARD + " b -", rig)
+    return start, render_position(FLIPPED_BOARD + " b -", rig)
+
+
+def calibrate_on_rig(classifier: PieceClassifier, options: RenderOptions) -> tuple[Calibration, Rendered]:
+    """Calibrate on a start and a flipped photo rendered with `options` (the rig); the start photo too."""
+    from vision.orientation import sente_direction
+
+    start, turned = rig_photos(options)
     calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
     return calibration, start
 
@@ -68,10 +82,8 @@ def evaluate_style(
     from vision.render import render_scene, scene_from_sfen
     from vision.train.rendered import random_sfen
 
-    salt = sum(style.encode())
-    rng = np.random.default_rng([seed, salt])
-    set_seed = None if other_sets else seed * 1000 + salt  # one physical set in every frame of the style
-    base = RenderOptions(style=style, seed=seed * 1000 + salt, size=(960, 720), style_dir=style_dir, set_seed=set_seed)
+    rng = np.random.default_rng([seed, sum(style.encode())])
+    base = rig_options(style, style_dir, seed, other_sets=other_sets)
     try:
         calibration, start = calibrate_on_rig(classifier, base)
     except CalibrationError as exc:
@@ -81,7 +93,7 @@ def evaluate_style(
     for i in range(n):
         scene = scene_from_sfen(random_sfen(games, rng), np.random.default_rng([seed, 6000 + i]))
         other = RenderOptions(
-            style=style, seed=seed * 5000 + i, size=(960, 720), style_dir=style_dir, set_seed=set_seed
+            style=style, seed=seed * 5000 + i, size=(960, 720), style_dir=style_dir, set_seed=base.set_seed
         )
         frames = {"rig": render_scene(scene, rig), "other": render_scene(scene, other)}
         for family, frame in frames.items():
