@@ -44,6 +44,11 @@ apart across) replaced by the window between them when that reads a piece more s
 wide 396 and 381. The pieces on the wide frames' stands are smaller (0.55-0.65 of a square across, against
 0.85-0.95 on those main frames' artwork), so a box of one size moves their peaks off the characters and merges a
 row's neighbours: the ink map needs the piece's size first.
+
+Tried on 2026-12-04 and not kept: crowded rows counted from the ink profile's period along the row (`hands_eval`
+wide frames, seed 4801, 40 a family: counts right 1949 -> 1943 of 2240, too high 138 -> 152). One piece's own
+strokes, and a touching row's characters and edges, repeat at 0.25-0.47 squares as strongly as a crowded row's
+pieces (docs/classifier-training.md, session 48; the code on the branch `experiment/s48-stand-rows`).
 """
 
 from __future__ import annotations
