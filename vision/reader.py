@@ -35,6 +35,7 @@ from vision.rim import RimView, rim_view
 from vision.set_counts import fit_to_set, over_limit_squares
 from vision.shifted_looks import shifted_looks
 from vision.square_memo import DELTA, SquareMemo
+from vision.square_prior import SQUARE_PRIOR, with_square_prior
 from vision.squares import rectified_board, square_crops
 from vision.stand_memo import StandMemo
 
@@ -79,6 +80,8 @@ class ReaderSettings:
     short of the set is filled up only when both stands are read); off, each stand is counted on its own and the
     board as read. `fit_likeness`: where the likeliest labels show more pieces of a kind than a set holds, the
     set fit weighs how alike the faces are as well (`vision.lookalikes.fit_likeness`; 0: probabilities alone).
+    `square_prior`: the power of the square prior's factors on the board's squares' probabilities
+    (`vision.square_prior`: where labels stand in games; 0: none).
     """
 
     sente_side: str | float | None = None
@@ -94,6 +97,7 @@ class ReaderSettings:
     promoted_prior: float = PROMOTED_PRIOR
     complete_set: bool = False
     fit_likeness: float = FIT_LIKENESS
+    square_prior: float = SQUARE_PRIOR
 
 
 @dataclass(frozen=True)
@@ -342,7 +346,8 @@ class BoardReader:
         probs = self._adjust(prediction, crops)
         if self._settings.shifted_looks:
             probs = shifted_looks(board, np.flatnonzero(squares), probs, self._classify)
-        return with_promoted_prior(probs, self._settings.promoted_prior)
+        probs = with_promoted_prior(probs, self._settings.promoted_prior)
+        return with_square_prior(probs, np.flatnonzero(squares), self._settings.square_prior)
 
     def _classify(self, crops: Image) -> NDArray[np.float64]:
         """Probabilities of crops, as a first reading is made (`vision.crop_reads.read_crops`)."""

@@ -32,6 +32,12 @@ def register_vision(subparsers: Any) -> None:
         action="store_true",
         help="the whole set is in play (an even game): fit the stands' counts to the pieces the board leaves over",
     )
+    read.add_argument(
+        "--no-square-prior",
+        dest="square_prior",
+        action="store_false",
+        help="no lean towards where pieces stand in games (for composed problems and other unusual positions)",
+    )
     read.set_defaults(func=_read)
 
     classify = subparsers.add_parser("classify", help="classify square crops (one piece or empty per file)")
@@ -71,10 +77,15 @@ def _calibration(path: Path | None) -> Any:
 
 def _read(args: argparse.Namespace) -> int:
     from vision.reader import BoardReader, ReaderSettings
+    from vision.square_prior import SQUARE_PRIOR
 
     image = _load_image(args.image)
     reader = BoardReader(
-        settings=ReaderSettings(sente_side=args.sente_side, complete_set=args.complete_set),
+        settings=ReaderSettings(
+            sente_side=args.sente_side,
+            complete_set=args.complete_set,
+            square_prior=SQUARE_PRIOR if args.square_prior else 0.0,
+        ),
         calibration=_calibration(args.calibration),
     )
     result = reader.read(image)

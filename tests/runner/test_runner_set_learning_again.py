@@ -327,10 +327,14 @@ def test_the_real_reader_reads_new_places_better_once_it_learnt_them() -> None:
     looks re-read the squares the calibration leaves unsure, so which squares are re-read changes as the set is
     learnt, and the promoted share, kept exactly in each reading, is then combined over other cuts. No lookalikes'
     pooling (`ReaderSettings.lookalikes` off) for the same reason: it moves an unsure square's kinds, promoted
-    ones too, towards its lookalikes' readings, which change as the set is learnt."""
+    ones too, towards its lookalikes' readings, which change as the set is learnt. No square prior either
+    (`ReaderSettings.square_prior` 0): its factors differ between a kind's faces square by square, so it moves the
+    promoted share by how the kinds are shared out, which changes as the set is learnt."""
     from controller.sim import VirtualBoard, VirtualCamera
 
-    reader, start_frame, geometry, look = learning_reader_at_start(again=True, shifted_looks=False, lookalikes=False)
+    reader, start_frame, geometry, look = learning_reader_at_start(
+        again=True, shifted_looks=False, lookalikes=False, square_prior=0.0
+    )
     reader.read(start_frame)
     assert reader.start_confirmed(STARTPOS_SFEN)
     reader.settle(300.0)

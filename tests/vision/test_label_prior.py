@@ -6,10 +6,11 @@ from typing import cast
 
 import numpy as np
 import pytest
+from tied_reads import TiedClassifier, row
 
-from vision.classifier import PieceClassifier, Prediction
+from vision.classifier import PieceClassifier
 from vision.label_prior import PROMOTED_PRIOR, with_promoted_prior
-from vision.labels import EMPTY_INDEX, SQUARE_LABELS, square_index
+from vision.labels import SQUARE_LABELS, square_index
 from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings
 from vision.render import RenderOptions, render_position
@@ -18,11 +19,7 @@ P, PROMOTED_P = SQUARE_LABELS.index("P"), SQUARE_LABELS.index("+P")
 TIED = square_index(5, 5)
 
 
-def _row(**probs: float) -> np.ndarray:
-    row = np.zeros(len(SQUARE_LABELS))
-    for label, p in probs.items():
-        row[SQUARE_LABELS.index(label.replace("promoted_", "+"))] = p
-    return row
+_row = row
 
 
 def test_near_ties_go_to_the_unpromoted_face_and_sure_reads_stay() -> None:
@@ -42,25 +39,17 @@ def test_a_factor_of_one_changes_nothing_and_a_factor_must_be_positive() -> None
         with_promoted_prior(probs, 0.0)
 
 
-class _TiedClassifier:
-    """Reads one square (5e) as sente's pawn or tokin near a tie, every other square as surely empty."""
-
-    def predict(self, crops: np.ndarray, *, features: bool = True, skip_sure_empty: bool = False) -> Prediction:
-        n = len(crops)
-        probs = np.zeros((n, len(SQUARE_LABELS)))
-        probs[:, EMPTY_INDEX] = 1.0
-        if n == 81:
-            probs[TIED] = _row(P=0.42, promoted_P=0.58)
-        return Prediction(probs, np.zeros(n), np.zeros(n), np.zeros((n, 2), np.float32))
-
-
 def test_the_reader_applies_the_prior_to_the_squares() -> None:
     frame = render_position("9/9/9/9/4P4/9/9/9/9 b -", RenderOptions.fast(style="kanji_light", seed=2))
-    classifier = cast(PieceClassifier, _TiedClassifier())
+    classifier = cast(PieceClassifier, TiedClassifier(TIED, _row(P=0.42, promoted_P=0.58)))
 
     def label(**settings: float) -> str:
         options = ReaderSettings(
-            sente_side=sente_direction(frame.board_corners_px), stands=None, shifted_looks=False, lookalikes=False
+            sente_side=sente_direction(frame.board_corners_px),
+            stands=None,
+            shifted_looks=False,
+            lookalikes=False,
+            square_prior=0.0,  # the promoted prior alone (`vision.square_prior` would lean too)
         )
         reader = BoardReader(classifier, ReaderSettings(**{**options.__dict__, **settings}))
         return reader.read(frame.image).squares[TIED].label

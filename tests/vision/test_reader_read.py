@@ -15,6 +15,7 @@ from vision.labels import EMPTY, PIECE_LABELS, board_field_from_labels, labels_f
 from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings, SquareRead
 from vision.render import CameraPose, RenderOptions, list_styles, render_position
+from vision.square_prior import SQUARE_PRIOR
 
 PHOTO = Path("../shared/data/photos/startpos-wooden-overhead.jpg")
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
@@ -70,7 +71,9 @@ def test_real_photo_cut_at_its_grid_is_never_confidently_wrong(classifier: Piece
     reason="known weakness: the generic classifier misreads two of this wooden set's back-rank pieces (the joined "
     "models of 2026-11-28 and 2026-11-29: the knight on 2a, in the lamp's glare, as a silver, and sente's silver on "
     "7i as a knight at 0.93-0.94; the narrow model before them: gote's silver on 7a and the knight on 2a); both "
-    "flagged unreliable"
+    "flagged unreliable; with the square prior (session 48, `vision.square_prior`) it passes: 2a reads as a knight at"
+    " 0.47 and 7i as a silver at 0.27 (moved there by the set fit, its knight reading at 0.70), both still flagged:"
+    " a prior and a set fit decide there, on margins, not the faces, so it is not counted as fixed"
 )
 def test_real_photo_reads_start_position(classifier: PieceClassifier) -> None:
     """The real wooden set in the starting position reads as the starting position, every square right."""
@@ -98,12 +101,15 @@ def _style_param(style: str) -> object:
     return style
 
 
-def _all_labels_reads(classifier: PieceClassifier, style: str) -> list[tuple[str, SquareRead]]:
+def _all_labels_reads(
+    classifier: PieceClassifier, style: str, square_prior: float = SQUARE_PRIOR
+) -> list[tuple[str, SquareRead]]:
     """(truth, read) of every piece on the two all-labels boards in one style (seed 7)."""
     out = []
     for board in all_labels_boards():
         frame = render_position(board + " b -", RenderOptions(style=style, seed=7, size=(800, 600)))
-        settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), stands=None)
+        side = sente_direction(frame.board_corners_px)
+        settings = ReaderSettings(sente_side=side, stands=None, square_prior=square_prior)
         result = BoardReader(classifier, settings).read(frame.image)
         assert result.board_found
         out += [(truth, sq) for truth, sq in zip(frame.labels, result.squares, strict=True) if truth != EMPTY]
@@ -127,8 +133,10 @@ def test_owner_for_every_kind(classifier: PieceClassifier, style: str) -> None:
 @pytest.mark.parametrize("style", [_style_param(s) for s in list_styles()])
 def test_owner_and_promotion_for_every_kind(classifier: PieceClassifier, style: str) -> None:
     """Every one of the 28 labels (on two boards), in every style: owner from the pointed end and promoted state
-    come out right."""
-    for truth, square in _all_labels_reads(classifier, style):
+    come out right, from the faces alone. The boards put every label on squares games seldom show it on, so the
+    square prior (`vision.square_prior`) is off here; with it, `test_owner_for_every_kind` holds (a promotion the
+    prior turns is flagged unreliable)."""
+    for truth, square in _all_labels_reads(classifier, style, square_prior=0.0):
         got = square.label
         assert got.lstrip("+").isupper() == truth.lstrip("+").isupper(), f"{truth} read as {got}: wrong owner"
         assert got.startswith("+") == truth.startswith("+"), f"{truth} read as {got}: wrong promotion"

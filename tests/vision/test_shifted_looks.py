@@ -72,13 +72,15 @@ def test_unsure_square_gets_the_geometric_mean_of_its_cuts() -> None:
 def reads(classifier: PieceClassifier) -> dict[bool, BoardRead]:
     """One rendered frame of an unseen-to-training style read with and without shifted looks (and without the
     lookalikes' pooling, which would move some squares across `SHIFT_BELOW` afterwards, and without the promoted
-    prior, which comes after the shifted looks: a square at 0.897 that the prior lifts to 0.906 is rightly looked
-    at again, as the reader judges it before the prior)."""
+    prior and the square prior, which come after the shifted looks: a square at 0.897 that a prior lifts to 0.906
+    is rightly looked at again, as the reader judges it before the priors)."""
     frame = render_position(MIDGAME, RenderOptions(style="ryoko_1kanji", seed=21, size=(800, 600)))
     out: dict[bool, BoardRead] = {}
     for on in (False, True):
         side = sente_direction(frame.board_corners_px)
-        settings = ReaderSettings(sente_side=side, stands=None, shifted_looks=on, lookalikes=False, promoted_prior=1.0)
+        settings = ReaderSettings(
+            sente_side=side, stands=None, shifted_looks=on, lookalikes=False, promoted_prior=1.0, square_prior=0.0
+        )
         out[on] = BoardReader(classifier, settings).read(frame.image)
     return out
 

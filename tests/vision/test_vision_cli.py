@@ -35,6 +35,21 @@ def test_read_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["hands"] is None
 
 
+def test_read_without_the_square_prior(capsys: pytest.CaptureFixture[str]) -> None:
+    """`vision read --no-square-prior` reads with the faces alone: the probabilities a reader without the prior
+    gives, which differ from the default read's."""
+    from vision.reader import BoardReader, ReaderSettings
+
+    def squares(*flags: str) -> list[float]:
+        assert main(["vision", "read", str(PHOTO), "--json", *flags]) == 0
+        return [sq["p"] for sq in json.loads(capsys.readouterr().out)["squares"]]
+
+    plain = BoardReader(settings=ReaderSettings(square_prior=0.0)).read(cv2.imread(str(PHOTO)))
+    without = squares("--no-square-prior")
+    assert without == pytest.approx([sq.p for sq in plain.squares], abs=1e-4)  # the JSON has 4 decimals
+    assert without != pytest.approx(squares())
+
+
 def test_read_complete_set(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """`vision read --complete-set`: a crowded stand's twelve pawns counted as what the board leaves of the set."""
     board = "lnsgkgsnl/1r5b1/9/9/9/9/3PPPPPP/1B5R1/LNSGKGSNL"

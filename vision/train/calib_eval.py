@@ -26,6 +26,7 @@ from vision.calibration import FLIPPED_BOARD, START_BOARD, Calibration, calibrat
 from vision.classifier import PieceClassifier
 from vision.errors import CalibrationError
 from vision.render import Rendered, RenderOptions
+from vision.square_prior import SQUARE_PRIOR
 from vision.train.dev_eval import Tally, first_variants, read_frame, report, write_mistakes
 
 
@@ -74,6 +75,7 @@ def evaluate_style(
     figures: dict[str, Figures],
     shifted_looks: bool = True,
     other_sets: bool = False,
+    square_prior: float = SQUARE_PRIOR,
 ) -> None:
     """Calibrate on one style and read `n` rig frames and `n` other frames with and without the calibration (each
     style its own rig: camera pose, board and light from the seed and the style's name); positions are random
@@ -99,7 +101,16 @@ def evaluate_style(
         for family, frame in frames.items():
             tallies = (figures[family].generic, figures[family].calibrated)
             for tally, cal in zip(tallies, (None, calibration), strict=True):
-                read_frame(tally, classifier, frame, style, crops=False, calibration=cal, shifted_looks=shifted_looks)
+                read_frame(
+                    tally,
+                    classifier,
+                    frame,
+                    style,
+                    crops=False,
+                    calibration=cal,
+                    shifted_looks=shifted_looks,
+                    square_prior=square_prior,
+                )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="write the calibrated reads' wrong squares here (rig/ and other/: mistakes.tsv, mistakes-N.png)",
     )
+    parser.add_argument(
+        "--square-prior", type=float, default=SQUARE_PRIOR, help="power of the square prior (ReaderSettings)"
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
@@ -151,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
             figures=figures,
             shifted_looks=looks,
             other_sets=args.other_sets,
+            square_prior=args.square_prior,
         )
         print(f"{style} done", flush=True)
     for family, fig in figures.items():

@@ -42,6 +42,7 @@ from vision.labels import EMPTY
 from vision.lookalikes import FIT_LIKENESS
 from vision.reader import BoardRead
 from vision.render import Rendered
+from vision.square_prior import SQUARE_PRIOR
 from vision.train.datasets import train_styles
 from vision.train.fonts import FONT_ROOT, PROMOTED_RED, font_tiles
 
@@ -171,9 +172,10 @@ def read_frame(
     calibration: Calibration | None = None,
     shifted_looks: bool = True,
     fit_likeness: float = FIT_LIKENESS,
+    square_prior: float = SQUARE_PRIOR,
 ) -> None:
-    """Read one rendered frame with a fresh reader (and a piece-set calibration; `shifted_looks`, `fit_likeness`:
-    the reader's settings) and add it to the tally."""
+    """Read one rendered frame with a fresh reader (and a piece-set calibration; `shifted_looks`, `fit_likeness`,
+    `square_prior`: the reader's settings) and add it to the tally."""
     from vision.board import BoardGeometry
     from vision.labels import SQUARE_LABELS
     from vision.orientation import sente_direction
@@ -188,7 +190,11 @@ def read_frame(
         tally.crops += 81
         tally.crops_right += sum(SQUARE_LABELS[g] == t for g, t in zip(got, truth, strict=True))
     settings = ReaderSettings(
-        sente_side=sente_direction(corners), stands=None, shifted_looks=shifted_looks, fit_likeness=fit_likeness
+        sente_side=sente_direction(corners),
+        stands=None,
+        shifted_looks=shifted_looks,
+        fit_likeness=fit_likeness,
+        square_prior=square_prior,
     )
     read = BoardReader(classifier, settings, calibration).read(frame.image)
     if not read.board_found:
@@ -264,6 +270,7 @@ def evaluate(
     ink_sheen: float = 0.0,
     keep_mistakes: bool = False,
     fit_likeness: float = FIT_LIKENESS,
+    square_prior: float = SQUARE_PRIOR,
 ) -> Tally:
     """Render and read n frames of a development family (promoted faces red with probability `red`; `artwork`:
     the shipped training styles), the lamp's sheen on the ink with chance `ink_sheen` (`keep_mistakes`: the
@@ -284,7 +291,7 @@ def evaluate(
             style=style, seed=seed * 1000 + i, size=(960, 720), style_dir=dirs[style], ink_sheen=ink_sheen
         )
         frame = render_position(random_sfen(games, rng), options)
-        read_frame(tally, classifier, frame, style, crops, fit_likeness=fit_likeness)
+        read_frame(tally, classifier, frame, style, crops, fit_likeness=fit_likeness, square_prior=square_prior)
     return tally
 
 
@@ -342,6 +349,12 @@ def main(argv: list[str] | None = None) -> int:
         default=FIT_LIKENESS,
         help=f"weight of the faces' likeness in the set fit (ReaderSettings.fit_likeness; default {FIT_LIKENESS})",
     )
+    parser.add_argument(
+        "--square-prior",
+        type=float,
+        default=SQUARE_PRIOR,
+        help=f"power of the square prior (ReaderSettings.square_prior; default {SQUARE_PRIOR})",
+    )
     args = parser.parse_args(argv)
     tally = evaluate(
         args.family,
@@ -353,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         ink_sheen=args.ink_sheen,
         keep_mistakes=args.mistakes is not None,
         fit_likeness=args.fit_likeness,
+        square_prior=args.square_prior,
     )
     print(report(tally), flush=True)
     if args.mistakes is not None:
