@@ -12,7 +12,7 @@ class ImageError(VisionError):
 
 
 class ModelError(VisionError):
-    """The classifier model is missing or malformed."""
+    """The classifier model, or another shipped model file (the square prior), is missing or malformed."""
 
 
 class CalibrationError(VisionError):

@@ -35,7 +35,7 @@ from vision.rim import RimView, rim_view
 from vision.set_counts import fit_to_set, over_limit_squares
 from vision.shifted_looks import shifted_looks
 from vision.square_memo import DELTA, SquareMemo
-from vision.square_prior import SQUARE_PRIOR, with_square_prior
+from vision.square_prior import SQUARE_PRIOR, shipped_factors, with_square_prior
 from vision.squares import rectified_board, square_crops
 from vision.stand_memo import StandMemo
 
@@ -227,6 +227,7 @@ class BoardReader:
         self._stand_memo = None if self._settings.reread_delta is None else StandMemo(self._settings.reread_delta)
         self._pooled_memo = LastResult()
         self._fit_terms_memo = LastResult()
+        self._square_factors = shipped_factors() if self._settings.square_prior > 0 else None  # checked at start
 
     def reset(self) -> None:
         """Forget the grid (the next read searches for it again, and reads every square)."""
@@ -347,7 +348,7 @@ class BoardReader:
         if self._settings.shifted_looks:
             probs = shifted_looks(board, np.flatnonzero(squares), probs, self._classify)
         probs = with_promoted_prior(probs, self._settings.promoted_prior)
-        return with_square_prior(probs, np.flatnonzero(squares), self._settings.square_prior)
+        return with_square_prior(probs, np.flatnonzero(squares), self._settings.square_prior, self._square_factors)
 
     def _classify(self, crops: Image) -> NDArray[np.float64]:
         """Probabilities of crops, as a first reading is made (`vision.crop_reads.read_crops`)."""

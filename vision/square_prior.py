@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.errors import ModelError
 from vision.labels import SQUARE_LABELS
 
 PRIOR_FILE = Path(__file__).resolve().parent / "models" / "square_prior.json"
@@ -47,7 +48,7 @@ SMOOTHING = 50.0
 positions than this keeps a factor near 1 there)."""
 
 
-class SquarePriorError(ValueError):
+class SquarePriorError(ModelError):
     """A square prior file that cannot be used."""
 
 
@@ -80,8 +81,9 @@ class SquarePrior:
 
 @lru_cache(maxsize=1)
 def shipped_factors() -> NDArray[np.float64]:
-    """The shipped prior's factors (read once)."""
-    out = SquarePrior.load().factors()
+    """The shipped prior's factors (read once; a reader that uses the prior reads them when it is made, so a
+    missing or malformed file stops it at start-up with a SquarePriorError)."""
+    out = SquarePrior.load(PRIOR_FILE).factors()
     out.flags.writeable = False
     return out
 

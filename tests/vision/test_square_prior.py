@@ -107,3 +107,19 @@ def test_the_reader_applies_the_prior_to_the_squares() -> None:
 
     assert label(0.0) == "S"
     assert label(1.0) == "N"
+
+
+def test_a_reader_with_the_prior_checks_its_file_when_made(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A missing prior file stops a reader that would use it when the reader is made, not at its first frame; a
+    reader without the prior does not need the file."""
+    from vision import square_prior
+
+    monkeypatch.setattr(square_prior, "PRIOR_FILE", tmp_path / "missing.json")
+    square_prior.shipped_factors.cache_clear()
+    classifier = cast(PieceClassifier, TiedClassifier(CORNER, _row(N=0.45, S=0.55)))
+    try:
+        with pytest.raises(SquarePriorError, match="unreadable"):
+            BoardReader(classifier, ReaderSettings(square_prior=0.5))
+        BoardReader(classifier, ReaderSettings(square_prior=0.0))
+    finally:
+        square_prior.shipped_factors.cache_clear()

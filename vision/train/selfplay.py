@@ -94,7 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-o", "--out", type=Path, required=True)
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
-    engine = Engine(args.engine)
+    try:
+        engine = Engine(args.engine)
+    except OSError as exc:
+        parser.error(f"cannot start the engine {args.engine}: {exc} (scripts/install-debs.sh installs fairy-stockfish)")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("w") as out:
         for i in range(args.games):
