@@ -345,10 +345,11 @@ class BoardReader:
         """The probabilities of the `squares` (whose `crops` were classified as `prediction`), unsure ones looked
         at again (`ReaderSettings.shifted_looks`)."""
         probs = self._adjust(prediction, crops)
+        indices = np.flatnonzero(squares)
         if self._settings.shifted_looks:
-            probs = shifted_looks(board, np.flatnonzero(squares), probs, self._classify)
+            probs = shifted_looks(board, indices, probs, self._classify)
         probs = with_promoted_prior(probs, self._settings.promoted_prior)
-        return with_square_prior(probs, np.flatnonzero(squares), self._settings.square_prior, self._square_factors)
+        return with_square_prior(probs, indices, self._settings.square_prior, self._square_factors)
 
     def _classify(self, crops: Image) -> NDArray[np.float64]:
         """Probabilities of crops, as a first reading is made (`vision.crop_reads.read_crops`)."""

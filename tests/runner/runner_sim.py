@@ -13,6 +13,7 @@ from controller.reconcile.synthetic import NoiseModel, SyntheticReader
 from controller.reconcile.types import Observation
 from controller.runner.eyes import unstable
 from controller.sim import InGripper, InHand
+from vision.square_prior import SQUARE_PRIOR
 
 
 class TruthEyes:
@@ -40,12 +41,12 @@ class TruthEyes:
 
 
 def learning_reader_at_start(
-    *, again: bool = False, shifted_looks: bool = True, lookalikes: bool = True, square_prior: float | None = None
+    *, again: bool = False, shifted_looks: bool = True, lookalikes: bool = True, square_prior: float = SQUARE_PRIOR
 ) -> tuple[Any, Any, Any, Any]:
     """The real reader learning the set (`StartLearningReader`) of a held-out style (ryoko_1kanji) that the
     generic classifier reads poorly, a virtual camera's frame of the start (not read yet), the board geometry
-    and the camera look: (reader, start frame, geometry, look). `shifted_looks`, `lookalikes`, `square_prior`
-    (None: the reader's default): the `ReaderSettings` of those names."""
+    and the camera look: (reader, start frame, geometry, look). `shifted_looks`, `lookalikes`, `square_prior`:
+    the `ReaderSettings` of those names."""
     from controller.rules.positions import STARTPOS_SFEN
     from controller.runner.set_learning import StartLearningReader, vision_learn
     from controller.sim import CameraSettings, VirtualBoard, VirtualCamera
@@ -60,7 +61,8 @@ def learning_reader_at_start(
     frame = start.read()
     assert start.last is not None
     side = sente_direction(start.last.board_corners_px)
-    prior = {} if square_prior is None else {"square_prior": square_prior}
-    settings = ReaderSettings(sente_side=side, shifted_looks=shifted_looks, lookalikes=lookalikes, **prior)
+    settings = ReaderSettings(
+        sente_side=side, shifted_looks=shifted_looks, lookalikes=lookalikes, square_prior=square_prior
+    )
     reader = StartLearningReader(BoardReader(PieceClassifier(), settings), vision_learn(PieceClassifier), again=again)
     return reader, frame, geometry, look

@@ -19,21 +19,18 @@ P, PROMOTED_P = SQUARE_LABELS.index("P"), SQUARE_LABELS.index("+P")
 TIED = square_index(5, 5)
 
 
-_row = row
-
-
 def test_near_ties_go_to_the_unpromoted_face_and_sure_reads_stay() -> None:
-    probs = np.stack([_row(P=0.4, promoted_P=0.6), _row(P=0.05, promoted_P=0.95), _row(empty=1.0)])
+    probs = np.stack([row(P=0.4, promoted_P=0.6), row(P=0.05, promoted_P=0.95), row(empty=1.0)])
     out = with_promoted_prior(probs, 0.5)
     np.testing.assert_allclose(out.sum(axis=1), 1.0)
     np.testing.assert_allclose(out[0, [P, PROMOTED_P]], [0.4 / 0.7, 0.3 / 0.7])
     assert out[1].argmax() == PROMOTED_P and out[1, PROMOTED_P] == pytest.approx(0.475 / 0.525)
     np.testing.assert_array_equal(out[2], probs[2])
-    np.testing.assert_array_equal(probs[0], _row(P=0.4, promoted_P=0.6))  # the input is left as it was
+    np.testing.assert_array_equal(probs[0], row(P=0.4, promoted_P=0.6))  # the input is left as it was
 
 
 def test_a_factor_of_one_changes_nothing_and_a_factor_must_be_positive() -> None:
-    probs = np.stack([_row(P=0.4, promoted_P=0.6)])
+    probs = np.stack([row(P=0.4, promoted_P=0.6)])
     assert with_promoted_prior(probs, 1.0) is probs
     with pytest.raises(ValueError, match="positive"):
         with_promoted_prior(probs, 0.0)
@@ -41,7 +38,7 @@ def test_a_factor_of_one_changes_nothing_and_a_factor_must_be_positive() -> None
 
 def test_the_reader_applies_the_prior_to_the_squares() -> None:
     frame = render_position("9/9/9/9/4P4/9/9/9/9 b -", RenderOptions.fast(style="kanji_light", seed=2))
-    classifier = cast(PieceClassifier, TiedClassifier(TIED, _row(P=0.42, promoted_P=0.58)))
+    classifier = cast(PieceClassifier, TiedClassifier(TIED, row(P=0.42, promoted_P=0.58)))
 
     def label(**settings: float) -> str:
         options = ReaderSettings(

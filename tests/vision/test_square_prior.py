@@ -12,18 +12,16 @@ import pytest
 from tied_reads import TiedClassifier, row
 
 from vision.classifier import PieceClassifier
-from vision.labels import EMPTY, EMPTY_INDEX, SQUARE_LABELS, square_index
+from vision.labels import EMPTY_INDEX, SQUARE_LABELS, square_index
 from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings
 from vision.render import RenderOptions, render_position
+from vision.set_examples import swap_owner
 from vision.square_prior import PRIOR_FILE, SquarePrior, SquarePriorError, shipped_factors, with_square_prior
 from vision.train.square_prior import count_games
 
 N, S = SQUARE_LABELS.index("N"), SQUARE_LABELS.index("S")
 CORNER = square_index(8, 9)  # 8i: sente's knight starts there
-
-
-_row = row
 
 
 def _knight_prior() -> np.ndarray:
@@ -53,7 +51,7 @@ def test_factors_lean_where_labels_stand_and_stay_near_one_elsewhere() -> None:
 
 def test_near_ties_lean_and_sure_reads_stay() -> None:
     factors = _knight_prior()
-    probs = np.stack([_row(N=0.45, S=0.55), _row(N=0.01, S=0.99), _row(empty=1.0)])
+    probs = np.stack([row(N=0.45, S=0.55), row(N=0.01, S=0.99), row(empty=1.0)])
     out = with_square_prior(probs, np.array([CORNER, CORNER, CORNER]), 0.5, factors)
     np.testing.assert_allclose(out.sum(axis=1), 1.0)
     assert out[0].argmax() == N
@@ -63,7 +61,7 @@ def test_near_ties_lean_and_sure_reads_stay() -> None:
 
 
 def test_weight_zero_changes_nothing_and_a_weight_must_not_be_negative() -> None:
-    probs = np.stack([_row(N=0.45, S=0.55)])
+    probs = np.stack([row(N=0.45, S=0.55)])
     assert with_square_prior(probs, np.array([CORNER]), 0.0) is probs
     with pytest.raises(ValueError, match="negative"):
         with_square_prior(probs, np.array([CORNER]), -0.5)
@@ -84,7 +82,7 @@ def test_the_shipped_prior_is_symmetric_and_says_where_pieces_start() -> None:
     assert "self-play" in data["source"]
     factors = shipped_factors()
     assert factors.shape == (81, len(SQUARE_LABELS))
-    turned = [SQUARE_LABELS.index(label if label == EMPTY else label.swapcase()) for label in SQUARE_LABELS]
+    turned = [SQUARE_LABELS.index(swap_owner(label)) for label in SQUARE_LABELS]
     np.testing.assert_allclose(factors, factors[::-1][:, turned], rtol=1e-6)
     lance = SQUARE_LABELS.index("L")
     assert factors[square_index(9, 9), lance] > 3.0
@@ -93,7 +91,7 @@ def test_the_shipped_prior_is_symmetric_and_says_where_pieces_start() -> None:
 
 def test_the_reader_applies_the_prior_to_the_squares() -> None:
     frame = render_position("9/9/9/9/9/9/9/9/1N7 b -", RenderOptions.fast(style="kanji_light", seed=2))
-    classifier = cast(PieceClassifier, TiedClassifier(CORNER, _row(N=0.45, S=0.55)))
+    classifier = cast(PieceClassifier, TiedClassifier(CORNER, row(N=0.45, S=0.55)))
 
     def label(weight: float) -> str:
         settings = ReaderSettings(
@@ -116,7 +114,7 @@ def test_a_reader_with_the_prior_checks_its_file_when_made(monkeypatch: pytest.M
 
     monkeypatch.setattr(square_prior, "PRIOR_FILE", tmp_path / "missing.json")
     square_prior.shipped_factors.cache_clear()
-    classifier = cast(PieceClassifier, TiedClassifier(CORNER, _row(N=0.45, S=0.55)))
+    classifier = cast(PieceClassifier, TiedClassifier(CORNER, row(N=0.45, S=0.55)))
     try:
         with pytest.raises(SquarePriorError, match="unreadable"):
             BoardReader(classifier, ReaderSettings(square_prior=0.5))

@@ -51,9 +51,8 @@ class Engine:
 
     def best(self, moves: list[str], nodes: int) -> str:
         """The engine's move in the position after `moves` from the start ("resign" or "win" possible)."""
-        self._send("usinewgame" if not moves else "isready")
-        if moves:
-            self._wait("readyok")
+        if not moves:
+            self._send("usinewgame")
         self._send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
         self._send(f"go nodes {nodes}")
         return self._wait("bestmove").split()[1]

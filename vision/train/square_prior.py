@@ -19,7 +19,8 @@ import cshogi
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.labels import EMPTY, SQUARE_LABELS, labels_from_board_field
+from vision.labels import SQUARE_LABELS, labels_from_board_field
+from vision.set_examples import swap_owner
 
 _INDEX = {label: i for i, label in enumerate(SQUARE_LABELS)}
 
@@ -36,7 +37,7 @@ def count_games(games: list[list[str]]) -> NDArray[np.float64]:
                 board.push_usi(moves[ply - 1])
             labels = labels_from_board_field(str(board.sfen()).split()[0])
             seen = np.array([_INDEX[label] for label in labels])
-            turned = np.array([_INDEX[label if label == EMPTY else label.swapcase()] for label in labels[::-1]])
+            turned = np.array([_INDEX[swap_owner(label)] for label in labels[::-1]])
             np.add.at(counts, (squares, seen), weight)
             np.add.at(counts, (squares, turned), weight)
     return counts
