@@ -113,6 +113,13 @@ class Tally:
     false_reads: int = 0
     vouched_wrong: int = 0
     """Squares read wrong although the reader vouched for them (the clean frames', or a calibrated family's)."""
+    fit_squares_right: int = 0
+    fit_boards_right: int = 0
+    fit_mended: int = 0
+    fit_spoilt: int = 0
+    """The clean reads fitted to the rules of a set-up (`controller.reconcile.setup_fit`, what `vision read` adds):
+    squares and boards right after the fit, and the squares it turned from wrong to right and from right to
+    wrong. The reader's own figures above are never the fitted ones."""
     read_ms: list[float] = field(default_factory=list)
     read_cpu_ms: list[float] = field(default_factory=list)
     read_classifier_ms: list[float] = field(default_factory=list)
@@ -147,6 +154,19 @@ def score_board(tally: Tally, truth: list[str], got: list[str]) -> bool:
     tally.boards += 1
     tally.boards_right += right == 81
     return right == 81
+
+
+def score_fit(tally: Tally, truth: list[str], read: Any) -> None:
+    """Add a clean read fitted to the rules of a set-up (`controller.reconcile.setup_fit`) to the tally."""
+    from controller.reconcile.setup_fit import fit_setup
+
+    fitted = fit_setup(read.probs, read.hands, read.labels).labels
+    right = sum(t == f for t, f in zip(truth, fitted, strict=True))
+    tally.fit_squares_right += right
+    tally.fit_boards_right += right == 81
+    for t, g, f in zip(truth, read.labels, fitted, strict=True):
+        tally.fit_mended += g != t and f == t
+        tally.fit_spoilt += g == t and f != t
 
 
 def score_vouched(tally: Tally, truth: list[str], squares: Sequence[Any]) -> None:
@@ -281,6 +301,7 @@ def read_clean(
     timed_full_read(tally, reader, frame.image, noise, classifier)
     truth = list(frame.labels)
     score_board(tally, truth, result.labels)
+    score_fit(tally, truth, result)
     tally.flagged_clean += not result.reliable
     score_flagged(tally, truth, result.squares)
     score_hands(tally, frame.hands, result.hands)
@@ -530,6 +551,12 @@ def report(
     print(f"board found:            {_pct(args.n - t.not_found, args.n)}")
     print(f"square accuracy:        {_pct(t.squares_right, t.squares)}")
     print(f"board accuracy:         {_pct(t.boards_right, t.boards)}  (all 81 right)")
+    print(
+        f"fitted to the rules:    squares {_pct(t.fit_squares_right, t.squares)}, boards"
+        f" {_pct(t.fit_boards_right, t.boards)}; {t.fit_mended} squares mended, {t.fit_spoilt} spoilt (the read of"
+        " one photo fitted to a set-up's rules by the controller: no nifu, no piece that can never move, one king a"
+        " side; what `vision read` adds, not the reader's figure)"
+    )
     cue = ("on" if args.owner_cue else "off") + (", occupancy first" if args.occupancy_first else ", likeliest label")
     print(
         f"owner accuracy:         {_pct(t.owner_right, t.owner)}  (occupied squares; {t.owner_empty} read as empty;"

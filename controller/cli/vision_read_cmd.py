@@ -2,7 +2,9 @@
 
 - `read IMAGE [--calibration FILE] [--sente-side SIDE] [--json] [--complete-set]`: find the board, read every
   square and the stands (`--complete-set`: the stands fitted to what the board leaves of a whole set); prints the
-  position and the squares it cannot vouch for (JSON with probabilities under `--json`).
+  position and the squares it cannot vouch for (JSON with probabilities under `--json`), and, where the read
+  breaks a rule of a set-up (nifu, a piece that could never move, two kings of a side, more of a kind than a set
+  holds), the read fitted to the rules (`controller.reconcile.setup_fit`; JSON `setup_fit`).
 - `classify CROP.png ... [--json]`: one square's crop per file -> label, owner and probability.
 - `calibrate START.png FLIPPED.png -o set.json`: learn the user's own set from a photo of the starting
   position and one with every piece turned over in place.
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli.errors import CommandError
+from controller.reconcile.setup_fit import SetupFit, fit_setup
 
 SIDES = ("bottom", "top", "left", "right")
 
@@ -89,20 +92,42 @@ def _read(args: argparse.Namespace) -> int:
         calibration=_calibration(args.calibration),
     )
     result = reader.read(image)
+    probs = result.probs if result.board_found else None
+    fit = None if probs is None else fit_setup(probs, result.hands, result.labels)
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps({**result.to_json(), "setup_fit": None if fit is None else _fit_json(fit, result.hands)}))
         return 0
-    if not result.board_found:
+    if fit is None:
         print("board not found")
         return 0
     print(result.sfen())
     print(f"hands: {_hands_text(result.hands)}")
+    if fit.changed:
+        print(f"fitted to the rules: {_fit_sfen(fit, result.hands)}  ({'; '.join(fit.broken)})")
+        print("  changed: " + ", ".join(f"{square} {read} -> {fitted}" for square, read, fitted in fit.changed))
     if result.unreliable:
         print(f"unreliable ({result.reason}): {' '.join(result.unreliable)}")
     else:
         print("reliable")
     print(f"{result.ms:.0f} ms")
     return 0
+
+
+def _fit_sfen(fit: SetupFit, hands: dict[str, dict[str, int]] | None) -> str:
+    """The fitted position as SFEN (the reader's hands; sente to move, as in the read's own SFEN)."""
+    from vision.reader import hands_field
+
+    return f"{fit.board_field()} b {hands_field(hands)}"
+
+
+def _fit_json(fit: SetupFit, hands: dict[str, dict[str, int]] | None) -> dict[str, Any]:
+    """`setup_fit` of `vision read --json`: the read fitted to the rules of a set-up (`controller.reconcile.
+    setup_fit`), the squares it changed and the rules the read broke."""
+    return {
+        "sfen": _fit_sfen(fit, hands),
+        "changed": [{"square": square, "read": read, "fitted": fitted} for square, read, fitted in fit.changed],
+        "broken": list(fit.broken),
+    }
 
 
 def _hands_text(hands: dict[str, dict[str, int]] | None) -> str:

@@ -68,3 +68,35 @@ def test_clean_frames_count_their_flagged_squares_and_the_wrong_ones_vouched_for
     out = capsys.readouterr().out
     assert "clean squares flagged:  2.469 % (2/81)  (1 of them read right all the same)" in out
     assert "wrong but vouched for: 1 of 2 wrong" in out
+
+
+def test_the_read_fitted_to_the_rules_is_scored_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    """A read with nifu is fitted (`controller.reconcile.setup_fit`): the fitted squares count in their own
+    figures, the square mended and none spoilt; the reader's own figures are not the fitted ones."""
+    import numpy as np
+
+    from controller.bench.vision_bench import score_board, score_fit
+    from vision.labels import EMPTY, SQUARE_LABELS
+    from vision.reader import BoardRead, SquareRead
+
+    truth = [EMPTY] * 81
+    truth[56], truth[38] = "P", "S"  # 7g, 7e
+    probs = np.full((81, len(SQUARE_LABELS)), 1e-4)
+    probs[:, SQUARE_LABELS.index(EMPTY)] = 1.0
+    probs[56], probs[38] = 1e-4, 1e-4
+    probs[56, SQUARE_LABELS.index("P")] = 1.0
+    probs[38, SQUARE_LABELS.index("P")], probs[38, SQUARE_LABELS.index("S")] = 0.6, 0.4
+    labels = [SQUARE_LABELS[int(j)] for j in probs.argmax(axis=1)]
+    read = BoardRead(True, "", tuple(SquareRead(label, 0.9, (), True) for label in labels), probs, None)
+    tally = Tally()
+    score_board(tally, truth, read.labels)
+    score_fit(tally, truth, read)
+    assert (tally.squares_right, tally.boards_right) == (80, 0)
+    assert (tally.fit_squares_right, tally.fit_boards_right, tally.fit_mended, tally.fit_spoilt) == (81, 1, 1, 0)
+    args = argparse.Namespace(ink_sheen=0.0, n=1, size="960x720", owner_cue=False, occupancy_first=False)
+    report(args, ["ryoko_1kanji"], tally, (0.2, 0.1), None)
+    out = capsys.readouterr().out
+    assert "square accuracy:        98.765 % (80/81)" in out
+    assert (
+        "fitted to the rules:    squares 100.000 % (81/81), boards 100.000 % (1/1); 1 squares mended, 0 spoilt" in out
+    )

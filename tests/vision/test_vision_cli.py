@@ -112,3 +112,45 @@ def test_read_text_names_each_unknown_stand() -> None:
     assert _hands_text(None) == "unknown (neither stand in view)"
     assert _hands_text({"b": {"P": 2, "S": 1}}) == "sente P2 S1; gote unknown (stand not in view)"
     assert _hands_text({"b": {}, "w": {"R": 1}}) == "sente empty; gote R1"
+
+
+def test_read_json_fits_the_read_to_the_rules(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`vision read --json` carries `setup_fit`: a read that breaks no rule of a set-up is left as it is."""
+    frame = render_position(
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -", RenderOptions(style="kanji_light", seed=10)
+    )
+    cv2.imwrite(str(tmp_path / "frame.png"), frame.image)
+    assert main(["vision", "read", str(tmp_path / "frame.png"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["setup_fit"] == {"sfen": out["sfen"], "changed": [], "broken": []}
+
+
+def test_read_says_how_the_read_was_fitted_to_the_rules(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read with two of sente's pawns on file 7 (nifu) prints the read and the fitted position, the less sure
+    pawn read as its next likeliest label."""
+    import numpy as np
+
+    from vision.labels import SQUARE_LABELS
+    from vision.reader import BoardRead, BoardReader, SquareRead
+
+    probs = np.full((81, len(SQUARE_LABELS)), 1e-4)
+    probs[:, SQUARE_LABELS.index(EMPTY)] = 1.0
+    for square, p_pawn in ((56, 0.9), (38, 0.55)):  # 7g, 7e
+        probs[square] = 1e-4
+        probs[square, SQUARE_LABELS.index("P")], probs[square, SQUARE_LABELS.index("S")] = p_pawn, 1 - p_pawn
+    probs[4], probs[76] = 1e-4, 1e-4
+    probs[4, SQUARE_LABELS.index("k")] = probs[76, SQUARE_LABELS.index("K")] = 1.0
+    labels = [SQUARE_LABELS[int(j)] for j in probs.argmax(axis=1)]
+    squares = tuple(
+        SquareRead(label, float(row.max()), ((label, float(row.max())),), True)
+        for label, row in zip(labels, probs, strict=True)
+    )
+    read = BoardRead(True, "", squares, probs, {"b": {}, "w": {"P": 1}})
+    monkeypatch.setattr(BoardReader, "read", lambda self, image: read)
+    assert main(["vision", "read", str(PHOTO)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "4k4/9/9/9/2P6/9/2P6/9/4K4 b p"
+    assert out[2] == "fitted to the rules: 4k4/9/9/9/2S6/9/2P6/9/4K4 b p  (nifu: sente's unpromoted pawns on 7e and 7g)"
+    assert out[3] == "  changed: 7e P -> S"
