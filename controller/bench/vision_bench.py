@@ -160,7 +160,7 @@ def score_fit(tally: Tally, truth: list[str], read: Any) -> None:
     """Add a clean read fitted to the rules of a set-up (`controller.reconcile.setup_fit`) to the tally."""
     from controller.reconcile.setup_fit import fit_setup
 
-    fitted = fit_setup(read.probs, read.hands, read.labels).labels
+    fitted = fit_setup(read.probs, read.labels).labels
     right = sum(t == f for t, f in zip(truth, fitted, strict=True))
     tally.fit_squares_right += right
     tally.fit_boards_right += right == 81

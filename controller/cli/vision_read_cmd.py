@@ -93,7 +93,7 @@ def _read(args: argparse.Namespace) -> int:
     )
     result = reader.read(image)
     probs = result.probs if result.board_found else None
-    fit = None if probs is None else fit_setup(probs, result.hands, result.labels)
+    fit = None if probs is None else fit_setup(probs, result.labels)
     if args.json:
         print(json.dumps({**result.to_json(), "setup_fit": None if fit is None else _fit_json(fit, result.hands)}))
         return 0

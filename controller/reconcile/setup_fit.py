@@ -3,8 +3,11 @@
 The reconciler needs no such fit in a game: it only ever scores legal successors of the known position. A photo
 read on its own (`shogi-robot vision read`) has no history, and the reader, which knows pixels and not rules,
 may put two of a side's unpromoted pawns on one file (nifu), a pawn or lance on its owner's last rank, a knight
-on its last two, a second king of one side, or more pieces of a kind than a set holds. This module changes the
-fewest, cheapest squares so that none of that remains: the likeliest labels under the reader's probabilities
+on its last two, a second king of one side, or more pieces of a kind on the board than a set holds. This module
+changes the cheapest squares' kinds so that none of that remains (never whether a square is occupied nor who owns
+its piece, which the reader reads far more surely than kinds; nor the stands, whose counts the reader gets wrong
+far more often than the board's: counted in, they pushed right board pieces out, see
+docs/experiments/s49/RULE.txt): the likeliest labels under the reader's probabilities
 that break no rule of a set-up, found greedily (each step the single change of least log-probability that
 mends a broken rule without breaking another; a step never adds a broken rule, so it ends). What it cannot
 know from one picture (whose turn it is, and so whether the side not to move stands in check) it leaves alone.
@@ -76,18 +79,7 @@ _DEAD: npt.NDArray[np.bool_] = np.array([[_dead(i, j) for j in range(N_LABELS)] 
 """81×29: the labels a square can never hold."""
 
 
-def _hand_counts(hands: Mapping[str, Mapping[str, int]] | None) -> dict[str, int]:
-    """Pieces of each base kind on the stands that were read (an unread stand counts none)."""
-    counts = dict.fromkeys(SET_LIMITS, 0)
-    for side in (hands or {}).values():
-        for kind, n in side.items():
-            base = kind.upper().lstrip("+")
-            if base in counts:
-                counts[base] += int(n)
-    return counts
-
-
-def broken_rules(labels: npt.NDArray[np.int64], hands: Mapping[str, Mapping[str, int]] | None = None) -> list[str]:
+def broken_rules(labels: npt.NDArray[np.int64]) -> list[str]:
     """Sentences for each rule of a set-up the labels break (empty when none)."""
     out = [
         f"{SQUARE_LABELS[int(label)]} on {square_name(i)} can never move"
@@ -103,10 +95,7 @@ def broken_rules(labels: npt.NDArray[np.int64], hands: Mapping[str, Mapping[str,
     for side, king in enumerate(_KING):
         if int(np.count_nonzero(labels == king)) > 1:
             out.append(f"{('sente', 'gote')[side]} has more than one king")
-    counts = _hand_counts(hands)
-    for label in labels:
-        if _BASE[int(label)] in counts:
-            counts[_BASE[int(label)]] += 1
+    counts = _board_counts(labels)
     out += [
         f"{n} pieces of kind {kind} (a set holds {SET_LIMITS[kind]})"
         for kind, n in counts.items()
@@ -117,8 +106,8 @@ def broken_rules(labels: npt.NDArray[np.int64], hands: Mapping[str, Mapping[str,
 
 def _allowed(labels: npt.NDArray[np.int64], index: int, new: int, room: Mapping[str, int]) -> bool:
     """True when square `index` may take label `new` without breaking a rule that holds now."""
-    if _DEAD[index, new]:
-        return False
+    if _DEAD[index, new] or _SIDE[new] != _SIDE[int(labels[index])]:
+        return False  # a kind only: occupancy and owner are read far more surely
     base = _BASE[new]
     if new in _KING:
         return not np.any(np.delete(labels, index) == new)
@@ -129,13 +118,18 @@ def _allowed(labels: npt.NDArray[np.int64], index: int, new: int, room: Mapping[
     return not base or base == _BASE[int(labels[index])] or room[base] > 0
 
 
-def _room(labels: npt.NDArray[np.int64], hands: Mapping[str, Mapping[str, int]] | None) -> dict[str, int]:
-    """How many more pieces of each base kind the set has left (negative: over the set)."""
-    counts = _hand_counts(hands)
+def _board_counts(labels: npt.NDArray[np.int64]) -> dict[str, int]:
+    """Pieces of each base kind on the board."""
+    counts = dict.fromkeys(SET_LIMITS, 0)
     for label in labels:
         if _BASE[int(label)] in counts:
             counts[_BASE[int(label)]] += 1
-    return {kind: SET_LIMITS[kind] - n for kind, n in counts.items()}
+    return counts
+
+
+def _room(labels: npt.NDArray[np.int64]) -> dict[str, int]:
+    """How many more pieces of each base kind the set has left for the board (negative: over the set)."""
+    return {kind: SET_LIMITS[kind] - n for kind, n in _board_counts(labels).items()}
 
 
 def _offenders(labels: npt.NDArray[np.int64], room: Mapping[str, int]) -> list[int]:
@@ -187,15 +181,11 @@ def _room_after(room: Mapping[str, int], old: int, new: int) -> dict[str, int]:
     return after
 
 
-def fit_setup(
-    probs: npt.ArrayLike,
-    hands: Mapping[str, Mapping[str, int]] | None = None,
-    labels: Sequence[str] | None = None,
-) -> SetupFit:
-    """The read's labels (`labels`, the reader's own, which may already be fitted to a set's counts; else the
+def fit_setup(probs: npt.ArrayLike, labels: Sequence[str] | None = None) -> SetupFit:
+    """The read's labels (`labels`, the reader's own, which it may already have fitted to a set's counts; else the
     likeliest of `probs`: 81×29 in SFEN order), changed greedily by `probs` until no rule of a set-up is broken
-    (`hands`: the stands' counts as the reader gives them, {"b": {"P": 2}, ...}; a stand not read adds nothing). A
-    rule no single change can mend is left broken (its sentence stays in `broken`)."""
+    on the board. Only a piece's kind is ever changed, never whether a square is occupied nor who owns its piece.
+    A rule no single change can mend is left broken (its sentence stays in `broken`)."""
     table = np.asarray(probs, dtype=np.float64)
     if table.shape != (81, N_LABELS):
         raise ValueError(f"probabilities must be 81×{N_LABELS}, not {table.shape}")
@@ -209,7 +199,7 @@ def fit_setup(
         read = np.array([LABEL_INDEX[label] for label in labels], dtype=np.int64)
     fitted = read.copy()
     for _ in range(2 * 81):
-        room = _room(fitted, hands)
+        room = _room(fitted)
         squares = _offenders(fitted, room)
         if not squares:
             break
@@ -222,4 +212,4 @@ def fit_setup(
         for i, (a, b) in enumerate(zip(read, fitted, strict=True))
         if a != b
     )
-    return SetupFit(tuple(SQUARE_LABELS[int(v)] for v in fitted), changed, tuple(broken_rules(read, hands)))
+    return SetupFit(tuple(SQUARE_LABELS[int(v)] for v in fitted), changed, tuple(broken_rules(read)))
