@@ -26,7 +26,7 @@ import numpy.typing as npt
 from controller.reconcile.labels import EMPTY_INDEX, LABEL_INDEX, N_LABELS, SQUARE_LABELS, square_name
 
 SET_LIMITS: dict[str, int] = {"R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
-"""Pieces of each base kind a set holds, board and both stands together (kings: one a side, apart)."""
+"""Pieces of each base kind a set holds (kings: one a side, apart); the fit counts the board's alone."""
 _FLOOR = 1e-12
 _BASE = tuple(label.lstrip("+").upper() if i != EMPTY_INDEX else "" for i, label in enumerate(SQUARE_LABELS))
 _SIDE = tuple(
@@ -34,6 +34,7 @@ _SIDE = tuple(
 )
 _PAWN = (SQUARE_LABELS.index("P"), SQUARE_LABELS.index("p"))
 _KING = (SQUARE_LABELS.index("K"), SQUARE_LABELS.index("k"))
+_WHO = ("sente", "gote")
 
 
 @dataclass(frozen=True)
@@ -79,10 +80,10 @@ _DEAD: npt.NDArray[np.bool_] = np.array([[_dead(i, j) for j in range(N_LABELS)] 
 """81×29: the labels a square can never hold."""
 
 
-def broken_rules(labels: npt.NDArray[np.int64]) -> list[str]:
-    """Sentences for each rule of a set-up the labels break (empty when none)."""
+def _broken(labels: npt.NDArray[np.int64]) -> list[tuple[str, list[int]]]:
+    """Each rule of a set-up the labels break: its sentence and the squares one of which must change to mend it."""
     out = [
-        f"{SQUARE_LABELS[int(label)]} on {square_name(i)} can never move"
+        (f"{SQUARE_LABELS[int(label)]} on {square_name(i)} can never move", [i])
         for i, label in enumerate(labels)
         if _DEAD[i, int(label)]
     ]
@@ -90,95 +91,73 @@ def broken_rules(labels: npt.NDArray[np.int64]) -> list[str]:
         for file in range(9):
             on_file = [9 * r + file for r in range(9) if labels[9 * r + file] == pawn]
             if len(on_file) > 1:
-                who = ("sente", "gote")[side]
-                out.append(f"nifu: {who}'s unpromoted pawns on {' and '.join(square_name(i) for i in on_file)}")
+                names = " and ".join(square_name(i) for i in on_file)
+                out.append((f"nifu: {_WHO[side]}'s unpromoted pawns on {names}", on_file))
     for side, king in enumerate(_KING):
-        if int(np.count_nonzero(labels == king)) > 1:
-            out.append(f"{('sente', 'gote')[side]} has more than one king")
-    counts = _board_counts(labels)
-    out += [
-        f"{n} pieces of kind {kind} (a set holds {SET_LIMITS[kind]})"
-        for kind, n in counts.items()
-        if n > SET_LIMITS[kind]
-    ]
+        kings = [int(i) for i in np.flatnonzero(labels == king)]
+        if len(kings) > 1:
+            out.append((f"{_WHO[side]} has more than one king", kings))
+    for kind, room in _room(labels).items():
+        if room < 0:
+            squares = [i for i in range(81) if _BASE[int(labels[i])] == kind]
+            out.append((f"{len(squares)} pieces of kind {kind} (a set holds {SET_LIMITS[kind]})", squares))
     return out
 
 
-def _allowed(labels: npt.NDArray[np.int64], index: int, new: int, room: Mapping[str, int]) -> bool:
-    """True when square `index` may take label `new` without breaking a rule that holds now."""
-    if _DEAD[index, new] or _SIDE[new] != _SIDE[int(labels[index])]:
-        return False  # a kind only: occupancy and owner are read far more surely
-    base = _BASE[new]
-    if new in _KING:
-        return not np.any(np.delete(labels, index) == new)
-    if new in _PAWN:
-        file = index % 9
-        if any(labels[9 * r + file] == new for r in range(9) if 9 * r + file != index):
-            return False
-    return not base or base == _BASE[int(labels[index])] or room[base] > 0
+def broken_rules(labels: npt.NDArray[np.int64]) -> list[str]:
+    """Sentences for each rule of a set-up the labels break (empty when none)."""
+    return [sentence for sentence, _ in _broken(labels)]
 
 
-def _board_counts(labels: npt.NDArray[np.int64]) -> dict[str, int]:
-    """Pieces of each base kind on the board."""
-    counts = dict.fromkeys(SET_LIMITS, 0)
-    for label in labels:
-        if _BASE[int(label)] in counts:
-            counts[_BASE[int(label)]] += 1
-    return counts
+def _offenders(labels: npt.NDArray[np.int64]) -> set[int]:
+    """The squares of every broken rule."""
+    return {i for _, squares in _broken(labels) for i in squares}
 
 
 def _room(labels: npt.NDArray[np.int64]) -> dict[str, int]:
     """How many more pieces of each base kind the set has left for the board (negative: over the set)."""
-    return {kind: SET_LIMITS[kind] - n for kind, n in _board_counts(labels).items()}
+    counts = dict.fromkeys(SET_LIMITS, 0)
+    for label in labels:
+        if _BASE[int(label)] in counts:
+            counts[_BASE[int(label)]] += 1
+    return {kind: SET_LIMITS[kind] - n for kind, n in counts.items()}
 
 
-def _offenders(labels: npt.NDArray[np.int64], room: Mapping[str, int]) -> list[int]:
-    """Squares one of which must change for a broken rule to mend (each broken rule's squares)."""
-    out = [i for i in range(81) if _DEAD[i, int(labels[i])]]
-    for pawn in _PAWN:
-        for file in range(9):
-            on_file = [9 * r + file for r in range(9) if labels[9 * r + file] == pawn]
-            out += on_file if len(on_file) > 1 else []
-    for king in _KING:
-        kings = [int(i) for i in np.flatnonzero(labels == king)]
-        out += kings if len(kings) > 1 else []
-    over = {kind for kind, n in room.items() if n < 0}
-    out += [i for i in range(81) if _BASE[int(labels[i])] in over]
-    return sorted(set(out))
+def _allowed(labels: npt.NDArray[np.int64], index: int, new: int, room: Mapping[str, int]) -> bool:
+    """True when square `index` may take label `new` without breaking a rule that holds now: a kind of the same
+    owner only (occupancy and owner are read far more surely than kinds)."""
+    if _DEAD[index, new] or _SIDE[new] != _SIDE[int(labels[index])]:
+        return False
+    others = np.delete(labels, index)
+    if new in _KING:
+        return not np.any(others == new)
+    if new in _PAWN and np.any(labels[index % 9 :: 9] == new):
+        return False
+    base = _BASE[new]
+    return not base or base == _BASE[int(labels[index])] or room[base] > 0
 
 
-def _cheapest_change(
-    logp: npt.NDArray[np.float64], labels: npt.NDArray[np.int64], squares: list[int], room: Mapping[str, int]
-) -> tuple[int, int] | None:
-    """The (square, label) among `squares` whose change costs the least log-probability, mends a broken rule and
-    breaks none that holds."""
+def _mends(labels: npt.NDArray[np.int64], index: int, new: int) -> bool:
+    """True when square `index` taking label `new` leaves fewer squares in broken rules."""
+    trial = labels.copy()
+    trial[index] = new
+    return len(_offenders(trial)) < len(_offenders(labels))
+
+
+def _cheapest_change(logp: npt.NDArray[np.float64], labels: npt.NDArray[np.int64]) -> tuple[int, int] | None:
+    """The (square, label) among the broken rules' squares whose change costs the least log-probability, mends a
+    broken rule and breaks none that holds (None: no single change mends one)."""
+    room = _room(labels)
     best: tuple[float, int, int] | None = None
-    for i in squares:
+    for i in sorted(_offenders(labels)):
         current = int(labels[i])
         for new in (int(j) for j in np.argsort(-logp[i])):
-            if new != current and _allowed(labels, i, new, room) and _mends(labels, i, new, room):
+            if new != current and _allowed(labels, i, new, room) and _mends(labels, i, new):
                 cost = float(logp[i, current] - logp[i, new])
                 if best is None or cost < best[0]:
                     best = (cost, i, new)
                 break
     return None if best is None else (best[1], best[2])
-
-
-def _mends(labels: npt.NDArray[np.int64], index: int, new: int, room: Mapping[str, int]) -> bool:
-    """True when moving square `index` to `new` leaves fewer broken rules' offenders on it."""
-    trial = labels.copy()
-    trial[index] = new
-    return len(_offenders(trial, _room_after(room, int(labels[index]), new))) < len(_offenders(labels, room))
-
-
-def _room_after(room: Mapping[str, int], old: int, new: int) -> dict[str, int]:
-    """`room` after one square's label changed from `old` to `new`."""
-    after = dict(room)
-    if _BASE[old] in after:
-        after[_BASE[old]] += 1
-    if _BASE[new] in after:
-        after[_BASE[new]] -= 1
-    return after
 
 
 def fit_setup(probs: npt.ArrayLike, labels: Sequence[str] | None = None) -> SetupFit:
@@ -198,14 +177,7 @@ def fit_setup(probs: npt.ArrayLike, labels: Sequence[str] | None = None) -> Setu
     else:
         read = np.array([LABEL_INDEX[label] for label in labels], dtype=np.int64)
     fitted = read.copy()
-    for _ in range(2 * 81):
-        room = _room(fitted)
-        squares = _offenders(fitted, room)
-        if not squares:
-            break
-        change = _cheapest_change(logp, fitted, squares, room)
-        if change is None:
-            break
+    while (change := _cheapest_change(logp, fitted)) is not None:  # each change leaves fewer offenders: it ends
         fitted[change[0]] = change[1]
     changed = tuple(
         (square_name(i), SQUARE_LABELS[int(a)], SQUARE_LABELS[int(b)])
