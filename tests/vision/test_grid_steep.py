@@ -110,3 +110,37 @@ def test_non_board_pictures_not_found() -> None:
     noise = rng.integers(0, 256, (480, 640, 3), dtype=np.uint8)
     assert find_board(ruled) is None
     assert find_board(noise) is None
+
+
+OFF_BY_A_RANK = (
+    "lnsgkgsnl/1r5b1/pppppp1p1/6pP1/8p/1P7/P1PPPPP1P/1B5R1/LNSGKGSNL w - 8",
+    "kanji_red_wood",
+    4914037,
+    CameraPose(
+        tilt_deg=39.47869881551941,
+        tilt_dir_deg=115.70493841026091,
+        roll_deg=33.138962013480864,
+        fill=0.6901636163742682,
+        cx=-0.00460797059038195,
+        cy=0.03425568192502371,
+        fov_deg=64.46222322268335,
+    ),
+)
+"""Development frame 37 of `dev_eval --family artwork --n 40 --seed 4914` (session 49): the grid is found one rank
+off, 64 squares read wrong and 53 of them vouched for."""
+
+
+@pytest.mark.xfail(
+    reason="known weakness (session 49): the true grid, one line away, is as well supported in mean (0.686 against"
+    " 0.680) and far better in its weakest line (0.40 against 0.20), but a move must beat the found grid by"
+    " vision.board._TIE, and the board's edge (rim_shift) takes the dark far rank of pieces for the edge. Deciding"
+    " such ties by the weakest line (docs/experiments/s49/RULE-grid.txt) mends this frame and breaks"
+    " tilt33_turned99 above, and on 1,600 fresh development frames found 3 grids off against 1",
+    strict=False,
+)
+def test_steep_view_whose_far_rank_of_dark_pieces_looks_like_the_boards_edge() -> None:
+    sfen, style, seed, pose = OFF_BY_A_RANK
+    frame = render_position(sfen, RenderOptions(style=style, seed=seed, size=(960, 720), pose=pose))
+    found = find_board(frame.image)
+    assert found is not None
+    assert corner_error(found, frame.board_corners_px) < 0.01 * 960
