@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from vision.board import RECHECK_RATIO, BoardGeometry, Image, check_board, find_board, to_gray
 from vision.classifier import PieceClassifier, Prediction
 from vision.crop_reads import calibrated, predict_crops, read_crops
+from vision.grid_pieces import moved_towards_pieces
 from vision.hand_fit import StandPieces, fit_whole_set
 from vision.hands import StandLayout, read_stands
 from vision.label_prior import PROMOTED_PRIOR, with_promoted_prior
@@ -81,7 +82,8 @@ class ReaderSettings:
     board as read. `fit_likeness`: where the likeliest labels show more pieces of a kind than a set holds, the
     set fit weighs how alike the faces are as well (`vision.lookalikes.fit_likeness`; 0: probabilities alone).
     `square_prior`: the power of the square prior's factors on the board's squares' probabilities
-    (`vision.square_prior`: where labels stand in games; 0: none).
+    (`vision.square_prior`: where labels stand in games; 0: none). `grid_pieces`: a grid found from scratch that
+    leaves a row of pieces just beyond one outer line is moved one line that way (`vision.grid_pieces`).
     """
 
     sente_side: str | float | None = None
@@ -98,6 +100,7 @@ class ReaderSettings:
     complete_set: bool = False
     fit_likeness: float = FIT_LIKENESS
     square_prior: float = SQUARE_PRIOR
+    grid_pieces: bool = True
 
 
 @dataclass(frozen=True)
@@ -384,7 +387,10 @@ class BoardReader:
             self._geometry = None
         if min(to_gray(image).shape[:2]) < 64:
             return None
-        return find_board(image)
+        found = find_board(image)
+        if found is None or not self._settings.grid_pieces:
+            return found
+        return moved_towards_pieces(image, found, self._classifier)
 
     def _oriented(self, image: Image, geometry: BoardGeometry) -> tuple[BoardGeometry, Image, Image, Prediction]:
         """The grid turned so that sente's side is ranks g-i, the board rectified by it, its crops and their

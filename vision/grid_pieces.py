@@ -1,0 +1,74 @@
+"""A grid found one line off, told by the pieces it leaves outside: a board's pieces all stand inside its outer grid
+lines (the stands lie farther out, beyond the board's rim), so a row of pieces read just beyond one outer line,
+and none beyond the opposite one, says the grid belongs one line further that way.
+
+The lines alone cannot always tell (`vision.board`): at a steep view a far rank of tall, dark pieces hides the
+outer line behind it and looks like the board's edge, while the board's real edge on the near side looks like a
+line. Development frame 37 of `dev_eval --family artwork --n 40 --seed 4914` (kanji_red_wood, 39 degrees) was
+found one rank off so, 64 squares read wrong and 53 of them vouched for; its wrong grid left 9 pieces read at 0.9
+or more in the row beyond it, the true grid none. Beyond the true grids of 450 development frames (`grid_eval`
+steep views of artwork and `one`, and start positions of artwork; 150 each) no piece was read at 0.9 or more.
+The reader asks this once per grid found from scratch (`BoardReader`; a grid only checked on later frames is not
+asked again). Cost: 36 crops through the classifier, about 16 ms of CPU a grid found (one core here).
+
+Owns: `pieces_beyond`, `moved_towards_pieces`, `BEYOND_PIECES`, `BEYOND_SURE`.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.board import GRID_CORNERS, BoardGeometry, Image, confirm_grid
+from vision.classifier import PieceClassifier
+from vision.labels import EMPTY_INDEX
+from vision.squares import crops_from_frame
+
+BEYOND_PIECES = 3
+"""Pieces read beyond one outer line (and none beyond the opposite one) that move the grid one line that way."""
+BEYOND_SURE = 0.9
+"""Top probability from which a crop beyond the grid counts as a piece."""
+MOVES: tuple[tuple[int, int], ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))
+"""The one-line moves, in grid units (x along the files' order 9 -> 1, y along the ranks a -> i): the row beyond
+ranks a, the row beyond ranks i, the column beyond file 9, the column beyond file 1."""
+_BEYOND_ROW: dict[tuple[int, int], list[int]] = {
+    (0, -1): list(range(9)),
+    (0, 1): list(range(72, 81)),
+    (-1, 0): list(range(0, 81, 9)),
+    (1, 0): list(range(8, 81, 9)),
+}
+"""Square indices (of the moved grid) of the row beyond the original grid, per move."""
+
+
+def moved_grid(geometry: BoardGeometry, move: tuple[int, int]) -> NDArray[np.float64]:
+    """The grid's corners moved by one line (`move`, in grid units)."""
+    homography = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), geometry.corners.astype(np.float32))
+    shifted = (GRID_CORNERS + np.asarray(move, dtype=np.float64)).reshape(-1, 1, 2)
+    return np.asarray(cv2.perspectiveTransform(shifted, homography).reshape(4, 2), dtype=np.float64)
+
+
+def pieces_beyond(image: Image, geometry: BoardGeometry, classifier: PieceClassifier) -> dict[tuple[int, int], int]:
+    """Per one-line move, the pieces read (a piece label at `BEYOND_SURE` or more) in the row just beyond the grid
+    that way."""
+    rows = []
+    for move in MOVES:
+        crops = crops_from_frame(image, BoardGeometry(moved_grid(geometry, move), geometry.support))
+        rows.append(crops[_BEYOND_ROW[move]])
+    probs = classifier.predict(np.concatenate(rows)).probs
+    piece = (probs.argmax(axis=1) != EMPTY_INDEX) & (probs.max(axis=1) >= BEYOND_SURE)
+    return {move: int(piece[9 * n : 9 * n + 9].sum()) for n, move in enumerate(MOVES)}
+
+
+def moved_towards_pieces(image: Image, geometry: BoardGeometry, classifier: PieceClassifier) -> BoardGeometry:
+    """The grid moved one line towards a row of pieces read beyond it (at least `BEYOND_PIECES`, none beyond the
+    opposite line), if the picture supports the moved grid as a board (`vision.board.confirm_grid`); else the
+    grid as it is."""
+    counts = pieces_beyond(image, geometry, classifier)
+    for move in MOVES:
+        opposite = (-move[0], -move[1])
+        if counts[move] >= BEYOND_PIECES and counts[opposite] == 0:
+            moved = confirm_grid(image, moved_grid(geometry, move))
+            if moved is not None:
+                return moved
+    return geometry
