@@ -55,7 +55,7 @@ def pieces_beyond(image: Image, geometry: BoardGeometry, classifier: PieceClassi
     for move in MOVES:
         crops = crops_from_frame(image, BoardGeometry(moved_grid(geometry, move), geometry.support))
         rows.append(crops[_BEYOND_ROW[move]])
-    probs = classifier.predict(np.concatenate(rows)).probs
+    probs = classifier.predict(np.concatenate(rows), features=False, skip_sure_empty=True).probs  # generic: no set
     piece = (probs.argmax(axis=1) != EMPTY_INDEX) & (probs.max(axis=1) >= BEYOND_SURE)
     return {move: int(piece[9 * n : 9 * n + 9].sum()) for n, move in enumerate(MOVES)}
 

@@ -145,7 +145,7 @@ def test_the_reader_asks_for_features_only_with_a_calibration(classifier: PieceC
     reads them), and the calibration is handed full feature vectors."""
     image, _, _ = board
     spy = _Spy(classifier)
-    settings = ReaderSettings(sente_side="bottom")
+    settings = ReaderSettings(sente_side="bottom", grid_pieces=False)  # the grid's check never asks (test_grid_pieces)
     BoardReader(spy, settings).read(image)  # type: ignore[arg-type]
     assert spy.asked and not any(spy.asked)
     spy.asked.clear()

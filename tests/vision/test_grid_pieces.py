@@ -54,3 +54,20 @@ def test_the_reader_can_leave_the_grid_as_found(classifier: PieceClassifier) -> 
     settings = ReaderSettings(sente_side=sente_direction(frame.board_corners_px), grid_pieces=False)
     read = BoardReader(classifier, settings).read(frame.image)
     assert read.geometry is not None and corner_error(read.geometry, frame.board_corners_px) > 20
+
+
+def test_the_grid_check_reads_with_the_generic_classifier_alone(classifier: PieceClassifier) -> None:
+    """The row beyond the grid is read without features (no calibration reads it), the wide network skipping the
+    crops the narrow one reads as surely empty."""
+    asked: list[tuple[bool, bool]] = []
+
+    class Spy:
+        def predict(self, crops: np.ndarray, *, features: bool = True, skip_sure_empty: bool = False) -> object:
+            asked.append((features, skip_sure_empty))
+            return classifier.predict(crops, features=features, skip_sure_empty=skip_sure_empty)
+
+    frame = rendered(STEEP_CASES["tilt36_turned62"])
+    found = find_board(frame.image)
+    assert found is not None
+    pieces_beyond(frame.image, found, Spy())  # type: ignore[arg-type]
+    assert asked == [(False, True)]

@@ -135,7 +135,8 @@ off, 64 squares read wrong and 53 of them vouched for."""
     " 0.680) and far better in its weakest line (0.40 against 0.20), but a move must beat the found grid by"
     " vision.board._TIE, and the board's edge (rim_shift) takes the dark far rank of pieces for the edge. Deciding"
     " such ties by the weakest line (docs/experiments/s49/RULE-grid.txt) mends this frame and breaks"
-    " tilt33_turned99 above, and on 1,600 fresh development frames found 3 grids off against 1",
+    " tilt33_turned99 above, and on 1,600 fresh development frames found 3 grids off against 1. The reader mends"
+    " it after the search (vision.grid_pieces: test_grid_pieces); the search alone does not",
     strict=False,
 )
 def test_steep_view_whose_far_rank_of_dark_pieces_looks_like_the_boards_edge() -> None:
