@@ -137,22 +137,23 @@ def _allowed(labels: npt.NDArray[np.int64], index: int, new: int, room: Mapping[
     return not base or base == _BASE[int(labels[index])] or room[base] > 0
 
 
-def _mends(labels: npt.NDArray[np.int64], index: int, new: int) -> bool:
-    """True when square `index` taking label `new` leaves fewer squares in broken rules."""
+def _mends(labels: npt.NDArray[np.int64], index: int, new: int, offenders: int) -> bool:
+    """True when square `index` taking label `new` leaves fewer than `offenders` squares in broken rules."""
     trial = labels.copy()
     trial[index] = new
-    return len(_offenders(trial)) < len(_offenders(labels))
+    return len(_offenders(trial)) < offenders
 
 
 def _cheapest_change(logp: npt.NDArray[np.float64], labels: npt.NDArray[np.int64]) -> tuple[int, int] | None:
     """The (square, label) among the broken rules' squares whose change costs the least log-probability, mends a
     broken rule and breaks none that holds (None: no single change mends one)."""
     room = _room(labels)
+    offenders = _offenders(labels)
     best: tuple[float, int, int] | None = None
-    for i in sorted(_offenders(labels)):
+    for i in sorted(offenders):
         current = int(labels[i])
         for new in (int(j) for j in np.argsort(-logp[i])):
-            if new != current and _allowed(labels, i, new, room) and _mends(labels, i, new):
+            if new != current and _allowed(labels, i, new, room) and _mends(labels, i, new, len(offenders)):
                 cost = float(logp[i, current] - logp[i, new])
                 if best is None or cost < best[0]:
                     best = (cost, i, new)
