@@ -104,6 +104,8 @@ class Examples:
     names: list[str]
     plain_probs: NDArray[np.float64]
     plain_names: list[str]
+    probs: NDArray[np.float64]
+    """The generic probabilities of every jittered crop (`features`' rows)."""
 
 
 def examples(
@@ -142,6 +144,7 @@ def examples(
         [name for part in parts for name in part.names],
         np.concatenate([part.plain_probs for part in parts]),
         [name for part in parts for name in part.plain_names],
+        np.concatenate([part.probs for part in parts]),
     )
 
 
@@ -160,4 +163,5 @@ def _through(classifier: PieceClassifier, crops: Image, upright: list[str], plai
         names,
         probs[plain],
         [names[k] for k in plain],
+        probs,
     )
