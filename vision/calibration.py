@@ -44,7 +44,6 @@ from vision.orientation import turns_for_side
 from vision.set_examples import MOVED_VARIANTS, Examples, examples
 from vision.set_faces import FACE_WEIGHT, SetFaces, set_faces
 from vision.set_models import SetModel, fit_appearance_model, fit_set_model, model_from_json, model_json
-from vision.set_weight import HALVES, Half, cross_read, fit_set_weight
 from vision.squares import crops_from_frame, rectified_board, square_crops
 
 START_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
@@ -301,11 +300,9 @@ def calibrate(
     classifier: PieceClassifier,
     sente_side: str | float | None = None,
     model_path: Path = MODEL_PATH,
-    *,
-    cross_fit: bool = True,
 ) -> Calibration:
     """Build a calibration from the start photo and (optionally) the photo with every piece turned over."""
-    return calibrate_with_examples(start, flipped, classifier, sente_side, model_path, cross_fit=cross_fit)[0]
+    return calibrate_with_examples(start, flipped, classifier, sente_side, model_path)[0]
 
 
 def calibrate_with_examples(
@@ -314,69 +311,38 @@ def calibrate_with_examples(
     classifier: PieceClassifier,
     sente_side: str | float | None = None,
     model_path: Path = MODEL_PATH,
-    *,
-    cross_fit: bool = True,
 ) -> tuple[Calibration, SetExamples]:
-    """`calibrate`, and the examples it learnt from (to learn again with more: `refit`). The examples are cut
-    from each half of the board apart (`vision.set_weight.HALVES`); `cross_fit`: the set weight is learnt from
-    each half read by models of the other (`fit_set_weight`), else it is `SET_WEIGHT`."""
+    """`calibrate`, and the examples it learnt from (to learn again with more: `refit`)."""
     geometry = _oriented_start(start, classifier, sente_side)
     start_labels: list[str | None] = list(labels_from_board_field(START_BOARD))
+    empties = [i for i, label in enumerate(start_labels) if label == EMPTY]
+    moved = MOVED_VARIANTS
+    parts = [examples(start, geometry, start_labels, classifier, seed=1, moved_variants=moved)]
     photographed: list[tuple[Image, BoardGeometry, Sequence[str | None]]] = [(start, geometry, start_labels)]
     if flipped is not None:
+        flipped_geometry = _flipped_grid(flipped, geometry)
         promoted: list[str | None] = [
             "+" + label if label is not None and label != EMPTY and label.upper() in _PROMOTES else None
             for label in start_labels
         ]
-        photographed.append((flipped, _flipped_grid(flipped, geometry), promoted))
-    halves = [_half_examples(photographed, half, classifier, n) for n, half in enumerate(HALVES)]
-    parts = [part for half in halves for part in half]
+        parts.append(
+            examples(flipped, flipped_geometry, promoted, classifier, seed=2, moved_variants=moved, empties=empties)
+        )
+        photographed.append((flipped, flipped_geometry, promoted))
     kept = SetExamples.join([SetExamples.of(part) for part in parts])
     power = fit_generic_power(
         np.concatenate([part.plain_probs for part in parts]), _targets([n for part in parts for n in part.plain_names])
     )
-    set_weight = SET_WEIGHT
-    if cross_fit:
-        sides = [_half(half) for half in halves]
-        reads = [cross_read(sides[1 - k], sides[k]) for k in range(2)]
-        set_weight = fit_set_weight(reads, power, APPEARANCE_WEIGHT)
+    seen = fit_appearance_model(kept.appearance, kept.targets)
     calibration = Calibration(
         fit_set_model(kept.features, kept.targets),
         _counts(kept.targets),
         model_digest(model_path),
         generic_power=power,
-        set_weight=set_weight,
-        appearance=fit_appearance_model(kept.appearance, kept.targets),
+        appearance=seen,
         faces=_photographed_faces(photographed),
     )
     return calibration, kept
-
-
-def _half_examples(
-    photographed: Sequence[tuple[Image, BoardGeometry, Sequence[str | None]]],
-    half: range,
-    classifier: PieceClassifier,
-    number: int,
-) -> list[Examples]:
-    """The examples of one half of the board's known squares in each calibration photo; the half's pieces are
-    also moved onto the half's empty squares of the start (`vision.set_examples.examples`)."""
-    empties = [i for i in half if labels_from_board_field(START_BOARD)[i] == EMPTY]
-    out = []
-    for k, (image, grid, known) in enumerate(photographed):
-        labels = [label if i in half else None for i, label in enumerate(known)]
-        seed = 1 + k + 2 * number
-        out.append(examples(image, grid, labels, classifier, seed=seed, moved_variants=MOVED_VARIANTS, empties=empties))
-    return out
-
-
-def _half(parts: Sequence[Examples]) -> Half:
-    """One half's examples in every photo, as `vision.set_weight` takes them."""
-    return Half(
-        np.concatenate([part.features for part in parts]),
-        np.concatenate([part.appearance for part in parts]),
-        np.concatenate([part.probs for part in parts]),
-        _targets([name for part in parts for name in part.names]),
-    )
 
 
 def _photographed_faces(photos: Sequence[tuple[Image, BoardGeometry, Sequence[str | None]]]) -> SetFaces:

@@ -104,8 +104,6 @@ class Examples:
     names: list[str]
     plain_probs: NDArray[np.float64]
     plain_names: list[str]
-    probs: NDArray[np.float64]
-    """The generic probabilities of every jittered crop (`features`' rows)."""
 
 
 def examples(
@@ -144,7 +142,6 @@ def examples(
         [name for part in parts for name in part.names],
         np.concatenate([part.plain_probs for part in parts]),
         [name for part in parts for name in part.plain_names],
-        np.concatenate([part.probs for part in parts]),
     )
 
 
@@ -163,5 +160,4 @@ def _through(classifier: PieceClassifier, crops: Image, upright: list[str], plai
         names,
         probs[plain],
         [names[k] for k in plain],
-        probs,
     )

@@ -55,16 +55,12 @@ def rig_photos(options: RenderOptions) -> tuple[Rendered, Rendered]:
     return start, render_position(FLIPPED_BOARD + " b -", rig)
 
 
-def calibrate_on_rig(
-    classifier: PieceClassifier, options: RenderOptions, *, cross_fit: bool = True
-) -> tuple[Calibration, Rendered]:
-    """Calibrate on a start and a flipped photo rendered with `options` (the rig); the start photo too;
-    `cross_fit` as `vision.calibration.calibrate`'s."""
+def calibrate_on_rig(classifier: PieceClassifier, options: RenderOptions) -> tuple[Calibration, Rendered]:
+    """Calibrate on a start and a flipped photo rendered with `options` (the rig); the start photo too."""
     from vision.orientation import sente_direction
 
     start, turned = rig_photos(options)
-    side = sente_direction(start.board_corners_px)
-    calibration = calibrate(start.image, turned.image, classifier, sente_side=side, cross_fit=cross_fit)
+    calibration = calibrate(start.image, turned.image, classifier, sente_side=sente_direction(start.board_corners_px))
     return calibration, start
 
 
@@ -80,7 +76,6 @@ def evaluate_style(
     shifted_looks: bool = True,
     other_sets: bool = False,
     square_prior: float = SQUARE_PRIOR,
-    cross_fit: bool = True,
 ) -> None:
     """Calibrate on one style and read `n` rig frames and `n` other frames with and without the calibration (each
     style its own rig: camera pose, board and light from the seed and the style's name); positions are random
@@ -92,7 +87,7 @@ def evaluate_style(
     rng = np.random.default_rng([seed, sum(style.encode())])
     base = rig_options(style, style_dir, seed, other_sets=other_sets)
     try:
-        calibration, start = calibrate_on_rig(classifier, base, cross_fit=cross_fit)
+        calibration, start = calibrate_on_rig(classifier, base)
     except CalibrationError as exc:
         print(f"{style}: not calibrated ({exc}; rig seed {base.seed})", flush=True)
         return
@@ -151,12 +146,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--square-prior", type=float, default=SQUARE_PRIOR, help="power of the square prior (ReaderSettings)"
     )
-    parser.add_argument(
-        "--fixed-set-weight",
-        dest="cross_fit",
-        action="store_false",
-        help="the set weight fixed (vision.calibration.SET_WEIGHT), not learnt by halves (vision.set_weight)",
-    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     classifier = PieceClassifier() if args.model is None else PieceClassifier(args.model)
@@ -179,7 +168,6 @@ def main(argv: list[str] | None = None) -> int:
             shifted_looks=looks,
             other_sets=args.other_sets,
             square_prior=args.square_prior,
-            cross_fit=args.cross_fit,
         )
         print(f"{style} done", flush=True)
     for family, fig in figures.items():
