@@ -9,9 +9,11 @@ found one rank off so, 64 squares read wrong and 53 of them vouched for; its wro
 or more in the row beyond it, the true grid none. Beyond the true grids of 450 development frames (`grid_eval`
 steep views of artwork and `one`, and start positions of artwork; 150 each) no piece was read at 0.9 or more.
 The reader asks this once per grid found from scratch (`BoardReader`; a grid only checked on later frames is not
-asked again). Cost: 36 crops through the classifier, about 16 ms of CPU a grid found (one core here).
+asked again). Cost: one rectification of the board with a square more on every side, and 36 crops through the
+classifier (`bench vision`'s first read; on the real photo about 20 ms of CPU, one core here, where rectifying
+the board once for each of the four moved grids had cost 40 ms).
 
-Owns: `pieces_beyond`, `moved_towards_pieces`, `BEYOND_PIECES`, `BEYOND_SURE`.
+Owns: `pieces_beyond`, `moved_towards_pieces`, `beyond_squares`, `crop_at`, `BEYOND_PIECES`, `BEYOND_SURE`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from numpy.typing import NDArray
 from vision.board import GRID_CORNERS, BoardGeometry, Image, confirm_grid
 from vision.classifier import PieceClassifier
 from vision.labels import EMPTY_INDEX
-from vision.squares import crops_from_frame
+from vision.squares import CELL, CROP, rectified_board
 
 BEYOND_PIECES = 3
 """Pieces read beyond one outer line (and none beyond the opposite one) that move the grid one line that way."""
@@ -32,13 +34,15 @@ BEYOND_SURE = 0.9
 MOVES: tuple[tuple[int, int], ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))
 """The one-line moves, in grid units (x along the files' order 9 -> 1, y along the ranks a -> i): the row beyond
 ranks a, the row beyond ranks i, the column beyond file 9, the column beyond file 1."""
-_BEYOND_ROW: dict[tuple[int, int], list[int]] = {
-    (0, -1): list(range(9)),
-    (0, 1): list(range(72, 81)),
-    (-1, 0): list(range(0, 81, 9)),
-    (1, 0): list(range(8, 81, 9)),
-}
-"""Square indices (of the moved grid) of the row beyond the original grid, per move."""
+
+
+def beyond_squares(move: tuple[int, int]) -> list[tuple[int, int]]:
+    """(row, column) in grid squares (rank a row 0, file 9 column 0) of the nine squares just beyond the grid in
+    the direction of a move: row -1 or 9, or column -1 or 9."""
+    dx, dy = move
+    if dy:
+        return [(-1 if dy < 0 else 9, col) for col in range(9)]
+    return [(row, -1 if dx < 0 else 9) for row in range(9)]
 
 
 def moved_grid(geometry: BoardGeometry, move: tuple[int, int]) -> NDArray[np.float64]:
@@ -51,13 +55,18 @@ def moved_grid(geometry: BoardGeometry, move: tuple[int, int]) -> NDArray[np.flo
 def pieces_beyond(image: Image, geometry: BoardGeometry, classifier: PieceClassifier) -> dict[tuple[int, int], int]:
     """Per one-line move, the pieces read (a piece label at `BEYOND_SURE` or more) in the row just beyond the grid
     that way."""
-    rows = []
-    for move in MOVES:
-        crops = crops_from_frame(image, BoardGeometry(moved_grid(geometry, move), geometry.support))
-        rows.append(crops[_BEYOND_ROW[move]])
-    probs = classifier.predict(np.concatenate(rows), features=False, skip_sure_empty=True).probs  # generic: no set
+    board = rectified_board(image, geometry, beyond=1)
+    crops = np.stack([crop_at(board, row, col) for move in MOVES for row, col in beyond_squares(move)])
+    probs = classifier.predict(crops, features=False, skip_sure_empty=True).probs  # generic: no set
     piece = (probs.argmax(axis=1) != EMPTY_INDEX) & (probs.max(axis=1) >= BEYOND_SURE)
     return {move: int(piece[9 * n : 9 * n + 9].sum()) for n, move in enumerate(MOVES)}
+
+
+def crop_at(board: Image, row: int, col: int) -> Image:
+    """The crop of grid square (row, col), -1 to 9 each, from a board rectified with one square beyond
+    (`vision.squares.rectified_board`), cut as `vision.squares.square_crops` cuts the board's own squares."""
+    x0, y0 = round((col + 1) * CELL), round((row + 1) * CELL)
+    return board[y0 : y0 + CROP, x0 : x0 + CROP]
 
 
 def moved_towards_pieces(image: Image, geometry: BoardGeometry, classifier: PieceClassifier) -> BoardGeometry:

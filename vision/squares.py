@@ -32,8 +32,9 @@ CELL = CROP / (1 + 2 * MARGIN)
 """Pixels per square in the rectified board."""
 
 
-def rectified_board(image: Image, geometry: BoardGeometry) -> Image:
-    """The board seen square-on from sente's side: 9 squares plus the margin, CELL pixels per square."""
+def rectified_board(image: Image, geometry: BoardGeometry, beyond: int = 0) -> Image:
+    """The board seen square-on from sente's side: 9 squares plus the margin, CELL pixels per square; `beyond`:
+    with that many squares more on every side (the grid's lines carried on outwards), at the same scale."""
     pad = MARGIN * CELL
     side = round(9 * CELL + 2 * pad)
     corners = geometry.corners.astype(np.float64)
@@ -42,9 +43,10 @@ def rectified_board(image: Image, geometry: BoardGeometry) -> Image:
     if shrink < 0.99:  # avoid aliasing: bring the frame near the rectified scale first
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         corners = corners * shrink
-    target = (GRID_CORNERS * CELL + pad - 0.5).astype(np.float32)  # turning the image by 180° turns the grid
+    target = ((GRID_CORNERS + beyond) * CELL + pad - 0.5).astype(np.float32)  # turning the image by 180° turns the grid
     matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
-    warped = cv2.warpPerspective(image, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    size = side + 2 * round(beyond * CELL)
+    warped = cv2.warpPerspective(image, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(warped, dtype=np.uint8)
 
 

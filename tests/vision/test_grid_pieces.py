@@ -6,12 +6,21 @@ import numpy as np
 import pytest
 from test_grid_steep import OFF_BY_A_RANK, STEEP_CASES, corner_error
 
-from vision.board import find_board
+from vision.board import BoardGeometry, find_board
 from vision.classifier import PieceClassifier
-from vision.grid_pieces import BEYOND_PIECES, MOVES, moved_towards_pieces, pieces_beyond
+from vision.grid_pieces import (
+    BEYOND_PIECES,
+    MOVES,
+    beyond_squares,
+    crop_at,
+    moved_grid,
+    moved_towards_pieces,
+    pieces_beyond,
+)
 from vision.orientation import sente_direction
 from vision.reader import BoardReader, ReaderSettings
 from vision.render import Rendered, RenderOptions, render_position
+from vision.squares import crops_from_frame, rectified_board
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +80,18 @@ def test_the_grid_check_reads_with_the_generic_classifier_alone(classifier: Piec
     assert found is not None
     pieces_beyond(frame.image, found, Spy())  # type: ignore[arg-type]
     assert asked == [(False, True)]
+
+
+def test_the_board_rectified_with_a_square_beyond_cuts_its_own_squares_as_before() -> None:
+    """One rectification with a square more on every side (what the rows beyond are cut from) cuts the board's own
+    81 squares as the plain rectification does, to a grey level; and the row beyond rank a is the top of it."""
+    frame = rendered(STEEP_CASES[sorted(STEEP_CASES)[0]])
+    geometry = find_board(frame.image)
+    assert geometry is not None
+    plain = crops_from_frame(frame.image, geometry).astype(int)
+    wide = rectified_board(frame.image, geometry, beyond=1)
+    again = np.stack([crop_at(wide, row, col) for row in range(9) for col in range(9)]).astype(int)
+    assert np.abs(plain - again).max() <= 1
+    moved = crops_from_frame(frame.image, BoardGeometry(moved_grid(geometry, (0, -1)), geometry.support))[:9]
+    beyond = np.stack([crop_at(wide, row, col) for row, col in beyond_squares((0, -1))]).astype(int)
+    assert np.abs(moved.astype(int) - beyond).mean() < 1.0
