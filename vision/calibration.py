@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +41,7 @@ from vision.classifier import MODEL_PATH, PieceClassifier, Prediction, softmax
 from vision.errors import CalibrationError
 from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, labels_from_board_field
 from vision.orientation import turns_for_side
-from vision.set_examples import MOVED_VARIANTS, Examples, examples
+from vision.set_examples import MOVED_VARIANTS, SetExamples, examples, label_counts, label_indices
 from vision.set_faces import FACE_WEIGHT, SetFaces, set_faces
 from vision.set_models import SetModel, fit_appearance_model, fit_set_model, model_from_json, model_json
 from vision.squares import crops_from_frame, rectified_board, square_crops
@@ -61,8 +61,6 @@ FLIPPED_BOARD = board_field_from_labels(
 )
 """The start position with every piece turned over in place (gold and king have no other face): what the second
 calibration photo shows."""
-LATER_VARIANTS = 24
-"""Jittered copies of each square learnt from a later position (`position_examples`), as many as of the start's."""
 SET_WEIGHT = 1.0
 """Weight of the set model's log-probabilities added to the generic classifier's (tempered by `generic_power`).
 Development on six training styles (2kanji_3d, kanji_brown, orangain, shogi_cz, font_noto_serif, engraved_cz),
@@ -101,10 +99,6 @@ of the classifier's forward pass (28 vs 48 ms a read); set `appearance_weight` 0
 0.2 is the largest weight that costs the training styles nothing measurable on the rig; the proxy looks gain
 0.7-2.3 points. The appearance model alone is far from perfect even on the rig: the proxy looks include carved,
 ink-less faces, and an HOG of a 48-pixel crop sees a face's strokes only coarsely."""
-MIN_HELD = 2
-"""Later positions read before they were learnt from (`HeldOut`) from which the weights are fitted (`refit`)."""
-_SET_SHARES = np.linspace(0.1, 0.9, 17)
-"""Candidate shares of the set model in the sum of the generic power and the set weight (`fit_weights`)."""
 _POWERS = np.exp(np.linspace(np.log(0.05), np.log(4.0), 40))
 """Candidate tempering exponents of the generic classifier's probabilities (see `fit_generic_power`)."""
 
@@ -312,7 +306,7 @@ def calibrate_with_examples(
     sente_side: str | float | None = None,
     model_path: Path = MODEL_PATH,
 ) -> tuple[Calibration, SetExamples]:
-    """`calibrate`, and the examples it learnt from (to learn again with more: `refit`)."""
+    """`calibrate`, and the examples it learnt from (to learn again with more: `vision.set_relearn.refit`)."""
     geometry = _oriented_start(start, classifier, sente_side)
     start_labels: list[str | None] = list(labels_from_board_field(START_BOARD))
     empties = [i for i, label in enumerate(start_labels) if label == EMPTY]
@@ -331,12 +325,13 @@ def calibrate_with_examples(
         photographed.append((flipped, flipped_geometry, promoted))
     kept = SetExamples.join([SetExamples.of(part) for part in parts])
     power = fit_generic_power(
-        np.concatenate([part.plain_probs for part in parts]), _targets([n for part in parts for n in part.plain_names])
+        np.concatenate([part.plain_probs for part in parts]),
+        label_indices([n for part in parts for n in part.plain_names]),
     )
     seen = fit_appearance_model(kept.appearance, kept.targets)
     calibration = Calibration(
         fit_set_model(kept.features, kept.targets),
-        _counts(kept.targets),
+        label_counts(kept.targets),
         model_digest(model_path),
         generic_power=power,
         appearance=seen,
@@ -356,151 +351,3 @@ def _photographed_faces(photos: Sequence[tuple[Image, BoardGeometry, Sequence[st
                 crops.append(crop)
                 labels.append(label)
     return set_faces(np.stack(crops), labels)
-
-
-@dataclass(frozen=True)
-class SetExamples:
-    """What a calibration learns from: the classifier's features and the appearance features of jittered crops of
-    known squares (and of the same crops turned by 180°, as the other owner's pieces), and their labels."""
-
-    features: NDArray[np.float32]
-    appearance: NDArray[np.float32]
-    targets: NDArray[np.int64]
-    plain_probs: NDArray[np.float32]
-    """The generic classifier's probabilities of the photographed squares' own crops (for `fit_generic_power`)."""
-    plain_targets: NDArray[np.int64]
-    held: tuple[HeldOut, ...] = ()
-    """Each later position's squares as the calibration of the time read them, before learning from them."""
-
-    def __len__(self) -> int:
-        return len(self.targets)
-
-    @property
-    def nbytes(self) -> int:
-        """Memory the examples hold."""
-        arrays = (self.features, self.appearance, self.targets, self.plain_probs, self.plain_targets)
-        return int(sum(a.nbytes for a in arrays)) + sum(record.nbytes for record in self.held)
-
-    @classmethod
-    def of(cls, part: Examples) -> SetExamples:
-        """The examples of one photo's labelled squares."""
-        plain = part.plain_probs.astype(np.float32)
-        return cls(part.features, part.appearance, _targets(part.names), plain, _targets(part.plain_names))
-
-    @classmethod
-    def join(cls, parts: Sequence[SetExamples]) -> SetExamples:
-        """All the examples of several parts."""
-        return cls(
-            np.concatenate([p.features for p in parts]),
-            np.concatenate([p.appearance for p in parts]),
-            np.concatenate([p.targets for p in parts]),
-            np.concatenate([p.plain_probs for p in parts]),
-            np.concatenate([p.plain_targets for p in parts]),
-            tuple(record for p in parts for record in p.held),
-        )
-
-
-@dataclass(frozen=True)
-class HeldOut:
-    """A confirmed position's squares (their own crops) as a calibration read them before it learnt from that
-    position: the generic classifier's, the set model's and the appearance model's probabilities (N×29 each; the
-    last all ones without an appearance model) and the squares' labels. Examples no model was fitted on, so the
-    weights of the three opinions can be fitted on them (`fit_weights`)."""
-
-    generic: NDArray[np.float32]
-    own: NDArray[np.float32]
-    seen: NDArray[np.float32]
-    targets: NDArray[np.int64]
-
-    @property
-    def nbytes(self) -> int:
-        """Memory the record holds."""
-        return int(self.generic.nbytes + self.own.nbytes + self.seen.nbytes + self.targets.nbytes)
-
-    @classmethod
-    def read(
-        cls, calibration: Calibration, prediction: Prediction, crops: Image, targets: NDArray[np.int64]
-    ) -> HeldOut:
-        """The record of `crops` (with their `prediction`) under `calibration`."""
-        generic = np.maximum(prediction.probs, 1e-9)
-        own = calibration.model.probs(prediction.features, generic)
-        seen = np.ones_like(generic)
-        if calibration.appearance is not None:
-            seen = calibration.appearance.probs(appearance_features(crops), generic)
-        f32 = np.float32
-        return cls(generic.astype(f32), own.astype(f32), seen.astype(f32), targets)
-
-
-def position_examples(
-    image: Image,
-    geometry: BoardGeometry,
-    board_field: str,
-    squares: Sequence[int],
-    classifier: PieceClassifier,
-    *,
-    seed: int,
-    variants: int = LATER_VARIANTS,
-    current: Calibration | None = None,
-) -> SetExamples:
-    """Examples from any confirmed position: `image` shows `board_field` (SFEN board field) on the grid
-    `geometry` (oriented, as the reader found it); the `squares` (SFEN-order indices) are learnt from, each cut
-    `variants` times with jitter and also turned by 180°. The generic classifier's reading of all 81 squares is
-    kept too: how far it is to be trusted on this set is learnt again from every such position (`refit`); with
-    the `current` calibration (the one the game read the position with), so is how the three opinions are weighed
-    (`HeldOut`, `fit_weights`)."""
-    labels, chosen = labels_from_board_field(board_field), set(squares)
-    wanted: list[str | None] = [labels[i] if i in chosen else None for i in range(81)]
-    part = SetExamples.of(examples(image, geometry, wanted, classifier, seed, piece_variants=variants))
-    crops = square_crops(rectified_board(image, geometry))
-    every, targets = classifier.predict(crops), _targets(labels)
-    held = () if current is None else (HeldOut.read(current, every, crops, targets),)
-    return replace(part, plain_probs=every.probs.astype(np.float32), plain_targets=targets, held=held)
-
-
-def refit(calibration: Calibration, examples: SetExamples) -> Calibration:
-    """The calibration (the start's) learnt again on `examples` (those it was made from and more:
-    `calibrate_with_examples`, `position_examples`): both models fitted anew on them (the set model in single
-    precision); the generic classifier's power fitted again on all the squares they photographed, or, once
-    `MIN_HELD` later positions were read before being learnt from, the power and the set weight on those
-    (`fit_weights`); the appearance weight stays."""
-    model = fit_set_model(examples.features, examples.targets, single=True)
-    seen = fit_appearance_model(examples.appearance, examples.targets) if calibration.appearance else None
-    power = fit_generic_power(examples.plain_probs.astype(np.float64), examples.plain_targets)
-    weight = calibration.set_weight
-    if len(examples.held) >= MIN_HELD:
-        total = calibration.generic_power + calibration.set_weight
-        power, weight = fit_weights(examples.held, calibration.appearance_weight, total)
-    counts = _counts(examples.targets)
-    return replace(calibration, model=model, examples=counts, appearance=seen, generic_power=power, set_weight=weight)
-
-
-def fit_weights(held: Sequence[HeldOut], appearance_weight: float, total: float) -> tuple[float, float]:
-    """The generic power and set weight, summing to `total` (the start's: how sharp the combined reading is stays
-    as the start's calibration made it; only the trust moves between the two), under which the held-out
-    squares' three opinions, combined as `Calibration.adjust` does (the appearance weight kept), give their
-    labels the highest mean log-likelihood. A free sum overfits a few positions read right: it sharpens every
-    reading (a weight of 4 and power 1.6 after two positions on a development style)."""
-    targets = np.concatenate([record.targets for record in held])
-    names = ("generic", "own", "seen")
-    logs = [np.log(np.maximum(np.concatenate([getattr(r, name) for r in held]), 1e-12)) for name in names]
-    rows = np.arange(len(targets))
-    base = appearance_weight * logs[2]
-    best, choice = -np.inf, (total / 2, total / 2)
-    for share in _SET_SHARES:
-        power, weight = total * (1 - share), total * share
-        logits = power * logs[0] + weight * logs[1] + base
-        logits = logits - logits.max(axis=1, keepdims=True)
-        score = float((logits[rows, targets] - np.log(np.exp(logits).sum(axis=1))).mean())
-        if score > best:
-            best, choice = score, (float(power), float(weight))
-    return choice
-
-
-def _counts(targets: NDArray[np.int64]) -> dict[str, int]:
-    """Examples per label (the labels with any)."""
-    tally = np.bincount(targets, minlength=len(SQUARE_LABELS))
-    return {label: int(n) for label, n in zip(SQUARE_LABELS, tally, strict=True) if n}
-
-
-def _targets(names: list[str]) -> NDArray[np.int64]:
-    return np.array([SQUARE_LABELS.index(name) for name in names], dtype=np.int64)

@@ -4,13 +4,18 @@ light fall, the same way twice), also turned by 180° as the other owner's piece
 onto empty squares of the same photo (`vision.relocate`); run through the generic classifier (its features and
 probabilities) and the appearance features.
 
-Owns: `Examples`, `examples`, `jittered_crops`, `swap_owner`, `MOVED_VARIANTS`, `PIECE_VARIANTS`.
+Also what a calibration keeps of them to learn again later (`vision.set_relearn`): `SetExamples`, and `HeldOut`, a
+later position as the calibration of the time read it.
+
+Owns: `Examples`, `examples`, `jittered_crops`, `swap_owner`, `MOVED_VARIANTS`, `PIECE_VARIANTS`, `SetExamples`,
+`HeldOut`, `label_indices`, `label_counts`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -18,10 +23,13 @@ from numpy.typing import NDArray
 
 from vision.appearance import appearance_features
 from vision.board import BoardGeometry, Image
-from vision.classifier import PieceClassifier
-from vision.labels import EMPTY
+from vision.classifier import PieceClassifier, Prediction
+from vision.labels import EMPTY, SQUARE_LABELS
 from vision.relocate import move_pieces
 from vision.squares import CELL, CROP, MARGIN, rectified_board, square_crops
+
+if TYPE_CHECKING:
+    from vision.calibration import Calibration
 
 PIECE_VARIANTS = 24  # jittered copies of each known piece square (12 -> 24: +0.04 points on training styles)
 _EMPTY_VARIANTS = 3  # ... of each empty square (they are many and alike)
@@ -161,3 +169,87 @@ def _through(classifier: PieceClassifier, crops: Image, upright: list[str], plai
         probs[plain],
         [names[k] for k in plain],
     )
+
+
+@dataclass(frozen=True)
+class SetExamples:
+    """What a calibration learns from: the classifier's features and the appearance features of jittered crops of
+    known squares (and of the same crops turned by 180°, as the other owner's pieces), and their labels."""
+
+    features: NDArray[np.float32]
+    appearance: NDArray[np.float32]
+    targets: NDArray[np.int64]
+    plain_probs: NDArray[np.float32]
+    """The generic classifier's probabilities of the photographed squares' own crops (for `fit_generic_power`)."""
+    plain_targets: NDArray[np.int64]
+    held: tuple[HeldOut, ...] = ()
+    """Each later position's squares as the calibration of the time read them, before learning from them."""
+
+    def __len__(self) -> int:
+        return len(self.targets)
+
+    @property
+    def nbytes(self) -> int:
+        """Memory the examples hold."""
+        arrays = (self.features, self.appearance, self.targets, self.plain_probs, self.plain_targets)
+        return int(sum(a.nbytes for a in arrays)) + sum(record.nbytes for record in self.held)
+
+    @classmethod
+    def of(cls, part: Examples) -> SetExamples:
+        """The examples of one photo's labelled squares."""
+        plain = part.plain_probs.astype(np.float32)
+        return cls(part.features, part.appearance, label_indices(part.names), plain, label_indices(part.plain_names))
+
+    @classmethod
+    def join(cls, parts: Sequence[SetExamples]) -> SetExamples:
+        """All the examples of several parts."""
+        return cls(
+            np.concatenate([p.features for p in parts]),
+            np.concatenate([p.appearance for p in parts]),
+            np.concatenate([p.targets for p in parts]),
+            np.concatenate([p.plain_probs for p in parts]),
+            np.concatenate([p.plain_targets for p in parts]),
+            tuple(record for p in parts for record in p.held),
+        )
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """A confirmed position's squares (their own crops) as a calibration read them before it learnt from that
+    position: the generic classifier's, the set model's and the appearance model's probabilities (N×29 each; the
+    last all ones without an appearance model) and the squares' labels. Examples no model was fitted on, so the
+    weights of the three opinions can be fitted on them (`fit_weights`)."""
+
+    generic: NDArray[np.float32]
+    own: NDArray[np.float32]
+    seen: NDArray[np.float32]
+    targets: NDArray[np.int64]
+
+    @property
+    def nbytes(self) -> int:
+        """Memory the record holds."""
+        return int(self.generic.nbytes + self.own.nbytes + self.seen.nbytes + self.targets.nbytes)
+
+    @classmethod
+    def read(
+        cls, calibration: Calibration, prediction: Prediction, crops: Image, targets: NDArray[np.int64]
+    ) -> HeldOut:
+        """The record of `crops` (with their `prediction`) under `calibration`."""
+        generic = np.maximum(prediction.probs, 1e-9)
+        own = calibration.model.probs(prediction.features, generic)
+        seen = np.ones_like(generic)
+        if calibration.appearance is not None:
+            seen = calibration.appearance.probs(appearance_features(crops), generic)
+        f32 = np.float32
+        return cls(generic.astype(f32), own.astype(f32), seen.astype(f32), targets)
+
+
+def label_counts(targets: NDArray[np.int64]) -> dict[str, int]:
+    """Examples per label (the labels with any)."""
+    tally = np.bincount(targets, minlength=len(SQUARE_LABELS))
+    return {label: int(n) for label, n in zip(SQUARE_LABELS, tally, strict=True) if n}
+
+
+def label_indices(names: list[str]) -> NDArray[np.int64]:
+    """`SQUARE_LABELS` indices of label names."""
+    return np.array([SQUARE_LABELS.index(name) for name in names], dtype=np.int64)

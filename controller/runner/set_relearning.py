@@ -76,7 +76,8 @@ class VisionLearning:
 
     def more(self, job: LaterJob) -> Any:
         """Keep the learnings `job.keep`, add `job.squares` of its position, fit the set again on all of them."""
-        from vision.calibration import SetExamples, position_examples, refit
+        from vision.set_examples import SetExamples
+        from vision.set_relearn import position_examples, refit
 
         if self._start is None:
             raise RuntimeError("no start position was learnt in this game")

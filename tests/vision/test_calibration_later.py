@@ -8,21 +8,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.calibration import (
-    LATER_VARIANTS,
-    MIN_HELD,
-    Calibration,
-    HeldOut,
-    SetExamples,
-    fit_appearance_model,
-    fit_set_model,
-    fit_weights,
-    model_digest,
-    position_examples,
-    refit,
-)
+from vision.calibration import Calibration, fit_appearance_model, fit_set_model, model_digest
 from vision.classifier import PieceClassifier, Prediction
 from vision.labels import SQUARE_LABELS, labels_from_board_field
+from vision.set_examples import HeldOut, SetExamples
+from vision.set_relearn import LATER_VARIANTS, MIN_HELD, fit_weights, position_examples, refit
 
 
 def _examples(seed: int, labels: int, n: int = 300) -> SetExamples:
