@@ -24,14 +24,21 @@ import os
 import resource
 import statistics
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import cshogi
-
 from controller.bench.machine import machine_line
+from controller.bench.vision_calibrated import CalibratedFigures, calibrated_accuracy, report_calibrated
+from controller.bench.vision_tally import (
+    Tally,
+    random_position,
+    score_board,
+    score_fit,
+    score_flagged,
+    score_hands,
+    scored_settings,
+)
 from vision.errors import CalibrationError
 
 DEFAULT_GAMES = Path("../shared/data/games/lishogi-500.usi")
@@ -75,137 +82,6 @@ def register_bench(subparsers: Any) -> None:
         help="chance of the lamp's sheen on the pieces' ink in the main frames (RenderOptions.ink_sheen; default 0)",
     )
     parser.set_defaults(func=run)
-
-
-@dataclass
-class Tally:
-    """Running counts."""
-
-    squares: int = 0
-    squares_right: int = 0
-    boards: int = 0
-    boards_right: int = 0
-    not_found: int = 0
-    owner: int = 0
-    owner_right: int = 0
-    owner_empty: int = 0
-    promoted: int = 0
-    promoted_right: int = 0
-    hand_entries: int = 0
-    hand_right: int = 0
-    set_hand_entries: int = 0
-    set_hand_right: int = 0
-    set_squares_right: int = 0
-    """Hand counts, and board squares right, of the same frames read with `ReaderSettings.complete_set` (the
-    whole set in play: `vision.hand_fit` may move board squares too)."""
-    hands_unknown: int = 0
-    stands_unknown: int = 0
-    orient: int = 0
-    orient_right: int = 0
-    axis_right: int = 0
-    flagged_clean: int = 0
-    squares_flagged: int = 0
-    flagged_right: int = 0
-    """Squares of the clean frames the reader did not vouch for (`SquareRead.reliable` False), and how many of those
-    it read right anyway: what the controller is left to settle from the rules."""
-    occluded: int = 0
-    occluded_claimed: int = 0
-    false_reads: int = 0
-    vouched_wrong: int = 0
-    """Squares read wrong although the reader vouched for them (the clean frames', or a calibrated family's)."""
-    fit_squares_right: int = 0
-    fit_boards_right: int = 0
-    fit_mended: int = 0
-    fit_spoilt: int = 0
-    """The clean reads fitted to the rules of a set-up (`controller.reconcile.setup_fit`, what `vision read` adds):
-    squares and boards right after the fit, and the squares it turned from wrong to right and from right to
-    wrong. The reader's own figures above are never the fitted ones."""
-    read_ms: list[float] = field(default_factory=list)
-    read_cpu_ms: list[float] = field(default_factory=list)
-    read_classifier_ms: list[float] = field(default_factory=list)
-    """CPU milliseconds of each timed full read spent in the piece classifier (`ClockedClassifier`)."""
-    find_ms: list[float] = field(default_factory=list)
-
-
-def random_position(games: list[list[str]], rng: Any) -> str:
-    """SFEN after a random prefix of a random game."""
-    moves = games[int(rng.integers(len(games)))]
-    board = cshogi.Board()
-    for move in moves[: int(rng.integers(0, len(moves) + 1))]:
-        board.push_usi(move)
-    return str(board.sfen())
-
-
-def score_board(tally: Tally, truth: list[str], got: list[str]) -> bool:
-    """Add one board's squares to the tally; True when all 81 are right."""
-    from vision.labels import EMPTY
-
-    right = 0
-    for t, g in zip(truth, got, strict=True):
-        right += t == g
-        if t != EMPTY:
-            tally.owner += 1
-            tally.owner_right += g != EMPTY and g.lstrip("+").isupper() == t.lstrip("+").isupper()
-            tally.owner_empty += g == EMPTY
-            tally.promoted += 1
-            tally.promoted_right += g != EMPTY and g.startswith("+") == t.startswith("+")
-    tally.squares += 81
-    tally.squares_right += right
-    tally.boards += 1
-    tally.boards_right += right == 81
-    return right == 81
-
-
-def score_fit(tally: Tally, truth: list[str], read: Any) -> None:
-    """Add a clean read fitted to the rules of a set-up (`controller.reconcile.setup_fit`) to the tally."""
-    from controller.reconcile.setup_fit import fit_setup
-
-    fitted = fit_setup(read.probs, read.labels).labels
-    right = sum(t == f for t, f in zip(truth, fitted, strict=True))
-    tally.fit_squares_right += right
-    tally.fit_boards_right += right == 81
-    for t, g, f in zip(truth, read.labels, fitted, strict=True):
-        tally.fit_mended += g != t and f == t
-        tally.fit_spoilt += g == t and f != t
-
-
-def score_vouched(tally: Tally, truth: list[str], squares: Sequence[Any]) -> None:
-    """Add the board's squares read wrong although vouched for (`SquareRead.reliable`) to the tally."""
-    tally.vouched_wrong += sum(square.reliable and square.label != t for t, square in zip(truth, squares, strict=True))
-
-
-def score_flagged(tally: Tally, truth: list[str], squares: Sequence[Any]) -> None:
-    """Add a clean frame's squares: those not vouched for (and of them, the right ones), and the wrong ones vouched
-    for (`score_vouched`)."""
-    flagged = [square.label == t for t, square in zip(truth, squares, strict=True) if not square.reliable]
-    tally.squares_flagged += len(flagged)
-    tally.flagged_right += sum(flagged)
-    score_vouched(tally, truth, squares)
-
-
-def score_hands(
-    tally: Tally, truth: dict[str, int], got: dict[str, dict[str, int]] | None, *, complete_set: bool = False
-) -> None:
-    """Compare the hand counts of each stand read (7 kinds per side; a side absent is an unknown stand); with
-    `complete_set`, into the figures of reads made with the whole set in play (unknown stands not tallied again)."""
-    from vision.labels import HAND_KINDS
-
-    if got is None and not complete_set:
-        tally.hands_unknown += 1
-        tally.stands_unknown += 2
-        return
-    got = got or {}
-    for side in ("b", "w"):
-        if side not in got:
-            tally.stands_unknown += not complete_set
-            continue
-        right = sum(got[side].get(k, 0) == truth.get(k if side == "b" else k.lower(), 0) for k in HAND_KINDS)
-        if complete_set:
-            tally.set_hand_entries += len(HAND_KINDS)
-            tally.set_hand_right += right
-        else:
-            tally.hand_entries += len(HAND_KINDS)
-            tally.hand_right += right
 
 
 def run(args: argparse.Namespace) -> int:
@@ -330,21 +206,6 @@ def timed_full_read(tally: Tally, reader: Any, image: Any, noise: Any, classifie
         tally.read_classifier_ms.append((classifier.cpu_seconds - spent) * 1000)
 
 
-def scored_settings(args: argparse.Namespace, frame: Any) -> Any:
-    """The reader settings of a scored read: sente's side given, every square classified (`reread_delta` None),
-    the command line's reading options."""
-    from vision.orientation import sente_direction
-    from vision.reader import ReaderSettings
-
-    return ReaderSettings(
-        sente_side=sente_direction(frame.board_corners_px),
-        owner_cue=args.owner_cue,
-        occupancy_first=args.occupancy_first,
-        reread_delta=None,
-        shifted_looks=args.shifted_looks,
-    )
-
-
 def read_paired(args: argparse.Namespace, paired: tuple[Any, Any], model_labels: list[str], frame: Any) -> None:
     """Read a clean frame with the baseline (`paired`: tally, baseline classifier), with the settings of
     `read_clean`'s scored read, and tally it against the scored model's labels there; a frame the baseline finds no
@@ -408,118 +269,6 @@ def time_motion_gate(image: Any) -> tuple[float, float]:
     for _ in range(50):
         gate.update(image)
     return (time.perf_counter() - start) * 1000 / 50, (time.thread_time() - cpu) * 1000 / 50
-
-
-@dataclass(frozen=True)
-class CalibratedFamily:
-    """Square accuracy of one family of frames read without and with the calibration."""
-
-    generic: float
-    calibrated: float
-    frames: int
-    generic_vouched_wrong: int = 0
-    """Squares read wrong but vouched for (reliable), without and with the calibration."""
-    vouched_wrong: int = 0
-
-
-@dataclass(frozen=True)
-class CalibratedFigures:
-    """Square accuracy on one style before and after calibrating on it, by family of frames: `rig` (the
-    calibration photos' camera pose, board and light: the real use), `other` (the same set under other poses,
-    boards and light), `other set` (the same frames' positions and cameras, each its own set of the style's
-    artwork: other piece size, wood tone and grain, which the calibration never saw)."""
-
-    families: dict[str, CalibratedFamily]
-    power: float
-    read_ms: float
-    """Median milliseconds of a calibrated read (grid checked), one core."""
-    read_cpu_ms: float
-    """Median CPU milliseconds of the same reads."""
-
-
-CALIBRATED_FAMILIES = ("rig", "other", "other set")
-
-
-def calibrated_accuracy(
-    args: argparse.Namespace, games: list[list[str]], classifier: Any, style: str, *, size: tuple[int, int], rng: Any
-) -> CalibratedFigures | CalibrationError | None:
-    """Calibrate on a start and a flipped photo of one set of one style (`RenderOptions.set_seed`), then score
-    generic and calibrated reads on frames of other positions: `--calibrated-n` frames of each family of
-    `CalibratedFigures` (the `other set` frame of each `other` frame shows the same position under the same
-    camera seed). A calibration that fails (the photos' board not found) is returned as its error."""
-    import numpy as np
-
-    from vision.calibration import FLIPPED_BOARD, START_BOARD, calibrate
-    from vision.orientation import sente_direction
-    from vision.render import RenderOptions, render_position, render_scene, scene_from_sfen
-
-    if args.calibrated_n <= 0:
-        return None
-    own_set = args.seed + 77
-    opts = RenderOptions(style=style, seed=args.seed + 77, size=size, set_seed=own_set)
-    start = render_position(START_BOARD + " b -", opts)
-    turned = render_position(FLIPPED_BOARD + " b -", RenderOptions(**{**opts.__dict__, "pose": start.pose}))
-    sente = sente_direction(start.board_corners_px)
-    try:
-        calibration = calibrate(start.image, turned.image, classifier, sente_side=sente)
-    except CalibrationError as exc:
-        return exc
-    tallies = {name: (Tally(), Tally()) for name in CALIBRATED_FAMILIES}
-    read_ms: list[tuple[float, float]] = []
-    rig = RenderOptions(**{**opts.__dict__, "pose": start.pose})
-    readers = (classifier, calibration)
-    for i in range(args.calibrated_n):
-        sfen = random_position(games, rng)
-        for family, set_seed in (("other", own_set), ("other set", None)):
-            frame_options = RenderOptions(style=style, seed=args.seed * 5000 + i, size=size, set_seed=set_seed)
-            _score_calibrated(args, readers, render_position(sfen, frame_options), tallies[family], read_ms)
-        # the rig's board, light and camera; the pieces sit as they fall (their own jitter)
-        scene = scene_from_sfen(random_position(games, rng), np.random.default_rng([args.seed, 6000 + i]))
-        _score_calibrated(args, readers, render_scene(scene, rig), tallies["rig"], read_ms)
-    if not all(tuned.squares for _, tuned in tallies.values()):
-        return None
-    families = {
-        name: CalibratedFamily(
-            plain.squares_right / max(plain.squares, 1),
-            tuned.squares_right / tuned.squares,
-            tuned.boards,
-            plain.vouched_wrong,
-            tuned.vouched_wrong,
-        )
-        for name, (plain, tuned) in tallies.items()
-    }
-    return CalibratedFigures(
-        families,
-        calibration.generic_power,
-        statistics.median(ms for ms, _ in read_ms) if read_ms else float("nan"),
-        statistics.median(cpu for _, cpu in read_ms) if read_ms else float("nan"),
-    )
-
-
-def _score_calibrated(
-    args: argparse.Namespace,
-    readers: tuple[Any, Any],
-    frame: Any,
-    tallies: tuple[Tally, Tally],
-    ms: list[tuple[float, float]],
-) -> None:
-    """Read a frame without and with the calibration (fresh readers, sente's side given) and score both; the
-    calibrated reader reads twice, the second time (grid checked) timed. `readers`: classifier, calibration."""
-    from vision.reader import BoardReader
-
-    settings = scored_settings(args, frame)
-    classifier, calibration = readers
-    for tally, cal in zip(tallies, (None, calibration), strict=True):
-        reader = BoardReader(classifier, settings, cal)
-        result = reader.read(frame.image)
-        if cal is not None and result.board_found:
-            begin, cpu = time.perf_counter(), time.thread_time()
-            result = reader.read(frame.image)
-            ms.append(((time.perf_counter() - begin) * 1000, (time.thread_time() - cpu) * 1000))
-        if result.board_found:
-            truth = list(frame.labels)
-            score_board(tally, truth, result.labels)
-            score_vouched(tally, truth, result.squares)
 
 
 def _classifier_share(t: Tally) -> str:
@@ -596,27 +345,3 @@ def report(
         print(f"calibrated ({styles[0]}):  not calibrated: {calibrated}")
     elif calibrated is not None:
         report_calibrated(styles[0], calibrated)
-
-
-_FAMILY_WORDS = {
-    "other": "the calibrated set under other poses, boards and light",
-    "rig": "the calibration photos' pose, board and light",
-    "other set": "the same positions and cameras as 'other', each frame its own set of the artwork (other piece"
-    " size, wood tone and grain): not the set calibrated on",
-}
-
-
-def report_calibrated(style: str, c: CalibratedFigures) -> None:
-    """Print the calibrated figures, a line per family of frames."""
-    names = {"other": f"calibrated ({style}):", "rig": "calibrated, same rig:", "other set": "calibrated, other sets:"}
-    for family in ("other", "rig", "other set"):
-        f = c.families[family]
-        print(
-            f"{names[family]:<23} square accuracy {100 * f.calibrated:.3f} % vs generic {100 * f.generic:.3f} %"
-            f", wrong but vouched for {f.vouched_wrong} vs {f.generic_vouched_wrong}"
-            f" ({f.frames} frames: {_FAMILY_WORDS[family]})"
-        )
-    print(
-        f"calibrated reads:       ms median {c.read_ms:.1f}, CPU median {c.read_cpu_ms:.1f}; generic classifier's"
-        f" power on this set {c.power:.2f}"
-    )

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from controller.bench.classifier_clock import ClockedClassifier
-from controller.bench.vision_bench import Tally, report
+from controller.bench.vision_bench import report
+from controller.bench.vision_tally import Tally
 
 
 class _Classifier:

@@ -7,7 +7,8 @@ import argparse
 import pytest
 
 from controller.bench.paired import PairedTally, mcnemar_p, paired_labels
-from controller.bench.vision_bench import read_paired, scored_settings
+from controller.bench.vision_bench import read_paired
+from controller.bench.vision_tally import scored_settings
 
 
 def test_mcnemar_exact_p_values() -> None:

@@ -6,7 +6,8 @@ import argparse
 
 import pytest
 
-from controller.bench.vision_bench import Tally, report, score_hands
+from controller.bench.vision_bench import report
+from controller.bench.vision_tally import Tally, score_hands
 from vision.errors import CalibrationError
 
 
@@ -33,7 +34,8 @@ def test_hand_counts_with_the_whole_set_are_tallied_apart() -> None:
 
 def test_calibrated_reads_count_the_wrong_squares_they_vouched_for(capsys: pytest.CaptureFixture[str]) -> None:
     """A wrong square counts only when the reader vouched for it; the report gives both readers' counts."""
-    from controller.bench.vision_bench import CalibratedFamily, CalibratedFigures, report_calibrated, score_vouched
+    from controller.bench.vision_calibrated import CalibratedFamily, CalibratedFigures, report_calibrated
+    from controller.bench.vision_tally import score_vouched
     from vision.reader import SquareRead
 
     tally = Tally()
@@ -53,7 +55,7 @@ def test_clean_frames_count_their_flagged_squares_and_the_wrong_ones_vouched_for
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Flagged squares are counted with how many were right anyway; a wrong square counts only if vouched for."""
-    from controller.bench.vision_bench import score_board, score_flagged
+    from controller.bench.vision_tally import score_board, score_flagged
     from vision.reader import SquareRead
 
     tally = Tally()
@@ -75,7 +77,7 @@ def test_the_read_fitted_to_the_rules_is_scored_apart(capsys: pytest.CaptureFixt
     figures, the square mended and none spoilt; the reader's own figures are not the fitted ones."""
     import numpy as np
 
-    from controller.bench.vision_bench import score_board, score_fit
+    from controller.bench.vision_tally import score_board, score_fit
     from vision.labels import EMPTY, SQUARE_LABELS
     from vision.reader import BoardRead, SquareRead
 
