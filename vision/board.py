@@ -13,14 +13,14 @@ proposed at half the real spacing is replaced by the one at twice it, when that 
 supported grid that is not yet a board is moved along its own lattice, by up to three lines or onto every other line, to
 the best-supported grid there, `_relatticed`: on 300 fresh steep start and flipped photos of training styles misses 2 ->
 1, on 300 game positions 1 -> 0, mean search 173 -> 195 and 145 -> 156 ms, no grid placed wrong). Which of the four
-rotations is sente's is not decided here (see `vision.orientation`); `BoardGeometry.rotated` turns it.
+rotations is sente's is not decided here (see `vision.orientation`); `BoardGeometry.rotated` turns it. How well a
+picture supports a grid's lines is measured in `vision.line_support`.
 `vision.train.grid_eval` scores the search on development frames (2026-11-28, seeds 81-86, 1,800 steep views and start
 positions: right 1780, off 3, not found 17).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -34,20 +34,26 @@ from vision.cut_edges import lined_edge
 from vision.errors import ImageError
 from vision.grid_fit import PAD, candidate_quads, fit_grid, fit_view
 from vision.grid_lines import rectifying_views
+from vision.line_support import (
+    GRID_CORNERS,
+    LINE_OFF,
+    axis_lines,
+    in_front,
+    line_fractions,
+    line_support,
+    looks_like_line,
+)
 
 FloatArray = NDArray[np.float64]
 Image = NDArray[Any]
 """A picture (BGR or gray, usually uint8); loosely typed because OpenCV's stubs return generic arrays."""
 
-GRID_CORNERS = np.array([[0.0, 0.0], [9.0, 0.0], [9.0, 9.0], [0.0, 9.0]])
-"""Grid coordinates of the corners 9a, 1a, 1i, 9i."""
 
 _WORK_SIDE = 640  # frames are searched at most this large
 _VIEW = 440  # side of a view rectified from the grid lines' vanishing points
 _VIEW_FILL = 0.3  # ... in which the grid spans at least this much (stands' edges may widen the view)
 MIN_SUPPORT = 0.7  # mean fraction of grid-line samples that must look like a line
 MIN_LINE = 0.12  # ... and on every single line (a rank full of pieces hides most of its line)
-_OFF = 0.08  # where "beside the line" is, in squares
 _FAINT_SUPPORT = 0.55  # mean line support accepted when the lines stand out from the squares' middles ...
 _MID_GAP = 0.2  # ... by this much in both directions
 _PARITY_GAP = 0.3  # the odd and even lines of a direction may differ this much in mean support ...
@@ -353,9 +359,9 @@ def _doubled_grid(gray: Image, homography: FloatArray, axis: int) -> tuple[float
     real spacing that is the real grid, well above its squares' middles; at the real spacing, half its lines are
     beyond the board, no better than their middles."""
     positions = np.arange(-10.0, 20.0)
-    pts, aside = _axis_lines(positions, axis, 2 * _OFF)
-    seen: NDArray[np.bool_] = np.all(_in_front(homography, pts).reshape(len(positions), -1), axis=1)
-    line_like = _line_like(gray, homography, pts, aside).reshape(len(positions), -1).mean(axis=1)
+    pts, aside = axis_lines(positions, axis, 2 * LINE_OFF)
+    seen: NDArray[np.bool_] = np.all(in_front(homography, pts).reshape(len(positions), -1), axis=1)
+    line_like = looks_like_line(gray, homography, pts, aside).reshape(len(positions), -1).mean(axis=1)
     best = (-1.0, 0.0)
     for first in range(12):  # the first line at positions[first]: -10 .. 1
         lines, middles = first + 2 * np.arange(10), first + 1 + 2 * np.arange(9)
@@ -431,80 +437,6 @@ def check_board(image: Image, geometry: BoardGeometry) -> float:
     gray = to_gray(image[y0:y1, x0:x1])
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     return line_support(small, (geometry.corners - [x0, y0]) * scale)
-
-
-def line_support(gray: Image, corners: FloatArray, samples: int = 40) -> float:
-    """Mean over the 20 grid lines of the fraction of their points darker than both points just aside."""
-    return float(line_fractions(gray, corners, samples).mean())
-
-
-def line_fractions(gray: Image, corners: FloatArray, samples: int = 40) -> FloatArray:
-    """Per grid line (10 across the files, then 10 along), the fraction of sampled points that look like a
-    line: darker by a few gray levels than the points 0.08 square to either side."""
-    matrix = cv2.getPerspectiveTransform(GRID_CORNERS.astype(np.float32), corners.astype(np.float32))
-    pts, aside = _grid_samples(samples)
-    line_like = _line_like(gray, np.asarray(matrix, dtype=np.float64), pts, aside)
-    return np.asarray(line_like.reshape(20, samples).mean(axis=1), dtype=np.float64)
-
-
-@functools.cache
-def _grid_samples(samples: int) -> tuple[FloatArray, FloatArray]:
-    """`line_fractions`' points on the 20 grid lines (the 10 across the files, then the 10 along) and their steps
-    aside, made once per sample count (read-only: every grid tried samples the same points)."""
-    positions = np.arange(10, dtype=np.float64)
-    rows, rows_aside = _axis_lines(positions, 0, _OFF, samples)
-    cols, cols_aside = _axis_lines(positions, 1, _OFF, samples)
-    pts, aside = np.concatenate([rows, cols]), np.concatenate([rows_aside, cols_aside])
-    pts.setflags(write=False)
-    aside.setflags(write=False)
-    return pts, aside
-
-
-def _axis_lines(positions: FloatArray, axis: int, off: float, samples: int = 40) -> tuple[FloatArray, FloatArray]:
-    """Grid points sampled along the lines y = p (axis 0) or x = p (axis 1) for p in `positions`, from 0 to 9
-    (line by line), and for each the step across its line to the points `off` beside it."""
-    t = (np.arange(samples) + 0.5) * 9.0 / samples
-    tt, kk = np.meshgrid(t, positions)
-    pts = np.stack([tt.ravel(), kk.ravel()], axis=1)
-    aside = np.tile([0.0, off], (len(pts), 1))
-    return (pts, aside) if axis == 0 else (pts[:, ::-1].copy(), aside[:, ::-1].copy())
-
-
-def _in_front(homography: FloatArray, pts: FloatArray) -> NDArray[np.bool_]:
-    """Which grid points lie on the grid's side of the horizon (their image is not the mirror of a point behind
-    the camera)."""
-    w = pts @ homography[2, :2] + homography[2, 2]
-    centre = float(homography[2, :2] @ np.array([4.5, 4.5]) + homography[2, 2])
-    return np.asarray(w * centre > 0, dtype=np.bool_)
-
-
-def _line_like(gray: Image, homography: FloatArray, pts: FloatArray, aside: FloatArray) -> NDArray[np.bool_]:
-    """Whether each grid point looks like a point on a dark line: the darkest pixel near it darker by a few gray
-    levels than both points `aside` either side, which must agree (noise does not). False outside the picture
-    or beyond the horizon."""
-    grid_pts = np.concatenate([pts, pts - aside, pts + aside])
-    img_pts = cv2.perspectiveTransform(grid_pts.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    h, w = gray.shape[:2]
-    xi = np.clip(np.round(img_pts[:, 0]).astype(int), 0, w - 1)
-    yi = np.clip(np.round(img_pts[:, 1]).astype(int), 0, h - 1)
-    inside = (img_pts[:, 0] >= 0) & (img_pts[:, 0] < w) & (img_pts[:, 1] >= 0) & (img_pts[:, 1] < h)
-    inside &= _in_front(homography, grid_pts)
-    n = len(pts)
-    v_on = _darkest_near(gray, yi[:n], xi[:n]).astype(np.int16)  # the darkest pixel near the line ...
-    v_a = gray[yi[n : 2 * n], xi[n : 2 * n]].astype(np.int16)  # ... against the points on either side,
-    v_b = gray[yi[2 * n :], xi[2 * n :]].astype(np.int16)  # which must agree (noise does not)
-    ok = inside[:n] & inside[n : 2 * n] & inside[2 * n :]
-    dip = np.minimum(v_a, v_b) - v_on
-    return np.asarray((dip > 3) & (np.abs(v_a - v_b) < dip) & ok, dtype=np.bool_)
-
-
-def _darkest_near(gray: Image, yi: NDArray[np.intp], xi: NDArray[np.intp]) -> Image:
-    """The darkest pixel of each point's 3×3 neighbourhood inside the picture: what `cv2.erode` with a 3×3 kernel
-    gives there, read at the points alone (a grid tried samples 800 points of a picture of 10^5 or more)."""
-    h, w = gray.shape[:2]
-    ys = np.clip(yi[:, None] + np.arange(-1, 2), 0, h - 1)
-    xs = np.clip(xi[:, None] + np.arange(-1, 2), 0, w - 1)
-    return np.asarray(gray[ys[:, :, None], xs[:, None, :]].reshape(len(yi), 9).min(axis=1))
 
 
 def supported(fractions: FloatArray) -> bool:

@@ -22,9 +22,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.board import GRID_CORNERS, BoardGeometry, Image, confirm_grid
+from vision.board import BoardGeometry, Image, confirm_grid
 from vision.classifier import PieceClassifier
 from vision.labels import EMPTY_INDEX
+from vision.line_support import GRID_CORNERS
 from vision.squares import CELL, CROP, rectified_board
 
 BEYOND_PIECES = 3

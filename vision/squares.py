@@ -22,7 +22,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.board import GRID_CORNERS, BoardGeometry, Image
+from vision.board import BoardGeometry, Image
+from vision.line_support import GRID_CORNERS
 
 CROP = 48
 """Side of one square's crop in pixels."""

@@ -8,16 +8,15 @@ import numpy as np
 import pytest
 
 from vision.board import (
-    GRID_CORNERS,
     BoardGeometry,
     _relatticed,
     confirm_grid,
     find_board,
-    line_fractions,
     plausible_shape,
     to_gray,
 )
 from vision.calibration import FLIPPED_BOARD, START_BOARD
+from vision.line_support import GRID_CORNERS, line_fractions
 from vision.render import CameraPose, RenderOptions, render_position
 
 TATAMI_SFEN = "lnsgkgsnl/1r5b1/p1ppppppp/9/1p7/5P3/PPPPP1PPP/1B3R3/LNSGKGSNL b - 5"

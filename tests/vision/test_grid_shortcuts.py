@@ -1,5 +1,5 @@
 """The grid finder's shortcuts give the very values of the slower calls they replace (`vision.grid_fit._sample`
-for `np.interp`, `_intersections` for one `np.linalg.solve` per pair, `vision.board._darkest_near` for
+for `np.interp`, `_intersections` for one `np.linalg.solve` per pair, `vision.line_support.darkest_near` for
 `cv2.erode`), so a grid is found exactly where it was found before them."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board import _darkest_near, _grid_samples, line_fractions
 from vision.grid_fit import _intersections, _sample
+from vision.line_support import darkest_near, grid_samples, line_fractions
 
 
 def test_sample_is_np_interp_to_the_bit() -> None:
@@ -38,13 +38,13 @@ def test_darkest_near_is_the_3x3_erosion_at_the_points() -> None:
     eroded = cv2.erode(gray, np.ones((3, 3), np.uint8))
     yi = np.concatenate([rng.integers(0, 61, 500), [0, 0, 60, 60]])
     xi = np.concatenate([rng.integers(0, 83, 500), [0, 82, 0, 82]])
-    assert np.array_equal(_darkest_near(gray, yi, xi), eroded[yi, xi])
+    assert np.array_equal(darkest_near(gray, yi, xi), eroded[yi, xi])
 
 
 def test_grid_samples_are_shared_and_read_only() -> None:
     """One set of sample points per sample count; a caller cannot change them for the next grid."""
-    pts, aside = _grid_samples(40)
-    assert _grid_samples(40)[0] is pts and pts.shape == (800, 2) and aside.shape == (800, 2)
+    pts, aside = grid_samples(40)
+    assert grid_samples(40)[0] is pts and pts.shape == (800, 2) and aside.shape == (800, 2)
     assert not pts.flags.writeable and not aside.flags.writeable
 
 

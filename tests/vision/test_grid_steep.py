@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.board import GRID_CORNERS, BoardGeometry, confirm_grid, find_board
+from vision.board import BoardGeometry, confirm_grid, find_board
+from vision.line_support import GRID_CORNERS
 from vision.render import CameraPose, RenderOptions, render_position
 
 STARTPOS_BOARD = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"

@@ -20,7 +20,7 @@ def _face(wood: int, ink: int) -> np.ndarray:
     return face
 
 
-def testsilvered_ink_ink_is_lighter_than_the_wood_and_the_wood_stays() -> None:
+def test_silvered_ink_is_lighter_than_the_wood_and_the_wood_stays() -> None:
     """Full sheen brings the ink to the silver colour, above the wood's brightness; the wood is left alone, and
     no sheen changes nothing."""
     face = _face(wood=170, ink=25)
