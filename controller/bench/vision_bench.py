@@ -24,6 +24,7 @@ import os
 import resource
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from controller.bench.machine import machine_line
 from controller.bench.vision_calibrated import CalibratedFigures, calibrated_accuracy, report_calibrated
 from controller.bench.vision_tally import (
     Tally,
+    frame_interval,
     random_position,
     score_board,
     score_fit,
@@ -283,6 +285,12 @@ def _load(averages: tuple[float, float, float]) -> str:
     return " ".join(f"{value:.2f}" for value in averages)
 
 
+def _interval(values: Sequence[float], per_frame: int) -> str:
+    """The 95 % interval over frames of a figure whose per-frame values are out of `per_frame`, as text."""
+    low, high = frame_interval(values)
+    return f"95 % interval over frames {100 * low / per_frame:.3f}-{100 * high / per_frame:.3f} %"
+
+
 def _pct(a: int, b: int) -> str:
     return f"{100.0 * a / b:.3f} % ({a}/{b})" if b else "n/a"
 
@@ -298,8 +306,9 @@ def report(
     sheen = f", the lamp's sheen on the ink with chance {args.ink_sheen:g}" if args.ink_sheen else ""
     print(f"vision bench: {args.n} frames, styles {', '.join(styles)} (never trained on), size {args.size}{sheen}")
     print(f"board found:            {_pct(args.n - t.not_found, args.n)}")
-    print(f"square accuracy:        {_pct(t.squares_right, t.squares)}")
-    print(f"board accuracy:         {_pct(t.boards_right, t.boards)}  (all 81 right)")
+    print(f"square accuracy:        {_pct(t.squares_right, t.squares)}  ({_interval(t.frames_right, 81)})")
+    boards = [float(right == 81) for right in t.frames_right]
+    print(f"board accuracy:         {_pct(t.boards_right, t.boards)}  (all 81 right; {_interval(boards, 1)})")
     print(
         f"fitted to the rules:    squares {_pct(t.fit_squares_right, t.squares)}, boards"
         f" {_pct(t.fit_boards_right, t.boards)}; {t.fit_mended} squares mended, {t.fit_spoilt} spoilt (the read of"

@@ -61,6 +61,8 @@ class Tally:
     read_classifier_ms: list[float] = field(default_factory=list)
     """CPU milliseconds of each timed full read spent in the piece classifier (`ClockedClassifier`)."""
     find_ms: list[float] = field(default_factory=list)
+    frames_right: list[int] = field(default_factory=list)
+    """Squares right of each board scored (`score_board`), for the figures' intervals over frames."""
 
 
 def random_position(games: list[list[str]], rng: Any) -> str:
@@ -89,7 +91,28 @@ def score_board(tally: Tally, truth: list[str], got: list[str]) -> bool:
     tally.squares_right += right
     tally.boards += 1
     tally.boards_right += right == 81
+    tally.frames_right.append(right)
     return right == 81
+
+
+INTERVAL_DRAWS = 2000
+"""Resamplings of the frames behind an interval (`frame_interval`)."""
+
+
+def frame_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """A `level` interval of the mean of per-frame `values` (squares right of each frame, or 1 for a board wholly
+    right), by resampling whole frames (a percentile bootstrap, seeded, so the same figures give the same
+    interval): a frame's squares are not independent of each other (a grid found one line off is 60 squares
+    wrong at once), so an interval over squares would be too narrow."""
+    import numpy as np
+
+    if not values:
+        return (float("nan"), float("nan"))
+    data = np.asarray(values, dtype=np.float64)
+    draws = np.random.default_rng(0).integers(0, len(data), size=(INTERVAL_DRAWS, len(data)))
+    means = data[draws].mean(axis=1)
+    tail = 100 * (1 - level) / 2
+    return float(np.percentile(means, tail)), float(np.percentile(means, 100 - tail))
 
 
 def score_fit(tally: Tally, truth: list[str], read: Any) -> None:

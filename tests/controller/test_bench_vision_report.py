@@ -102,3 +102,34 @@ def test_the_read_fitted_to_the_rules_is_scored_apart(capsys: pytest.CaptureFixt
     assert (
         "fitted to the rules:    squares 100.000 % (81/81), boards 100.000 % (1/1); 1 squares mended, 0 spoilt" in out
     )
+
+
+def test_the_interval_over_frames_holds_the_mean_and_widens_with_uneven_frames() -> None:
+    """Frames all alike give a point; frames that differ give an interval round their mean, wider for one frame
+    far off (a grid found one line off) than for the same wrong squares spread over many frames; the same figures
+    give the same interval."""
+    from controller.bench.vision_tally import frame_interval
+
+    assert frame_interval([81.0] * 50) == (81.0, 81.0)
+    spread = [80.0] * 40 + [81.0] * 160
+    clustered = [81.0] * 199 + [41.0]
+    for values in (spread, clustered):
+        low, high = frame_interval(values)
+        assert low < sum(values) / len(values) < high
+        assert frame_interval(values) == (low, high)
+    assert frame_interval(clustered)[0] < frame_interval(spread)[0]
+
+
+def test_the_square_and_board_figures_carry_their_intervals(capsys: pytest.CaptureFixture[str]) -> None:
+    """The report gives each of the two accuracy figures its interval over the frames scored."""
+    from controller.bench.vision_tally import score_board
+
+    args = argparse.Namespace(ink_sheen=0.0, n=2, size="960x720", owner_cue=False, occupancy_first=False)
+    tally = Tally()
+    truth = ["empty"] * 81
+    score_board(tally, truth, truth)
+    score_board(tally, truth, ["P"] + truth[1:])
+    report(args, ["ryoko_1kanji"], tally, (0.2, 0.1), None)
+    out = capsys.readouterr().out
+    assert "square accuracy:        99.383 % (161/162)  (95 % interval over frames 98.765-100.000 %)" in out
+    assert "board accuracy:         50.000 % (1/2)  (all 81 right; 95 % interval over frames 0.000-100.000 %)" in out
