@@ -39,7 +39,7 @@ from vision.appearance import appearance_features
 from vision.board import RECHECK_RATIO, BoardGeometry, Image, check_board, find_board
 from vision.classifier import MODEL_PATH, PieceClassifier, Prediction, softmax
 from vision.errors import CalibrationError
-from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, labels_from_board_field
+from vision.labels import EMPTY, SQUARE_LABELS, board_field_from_labels, labels_from_board_field, square_name
 from vision.orientation import turns_for_side
 from vision.set_examples import MOVED_VARIANTS, SetExamples, examples, label_counts, label_indices
 from vision.set_faces import FACE_WEIGHT, SetFaces, set_faces
@@ -338,6 +338,53 @@ def calibrate_with_examples(
         faces=_photographed_faces(photographed),
     )
     return calibration, kept
+
+
+SURE_DOUBT = 0.95
+"""How surely the generic classifier must read a calibration photo's square as another label for `setup_doubts`
+to doubt the position the calibration assumes there."""
+
+
+@dataclass(frozen=True)
+class SetupDoubt:
+    """A square of a calibration photo that the generic classifier surely reads as other than what the calibration
+    takes it for: a piece set up on the wrong square, a piece missing, or (in the flipped photo) not turned over."""
+
+    photo: str
+    """"start" or "flipped"."""
+    square: int
+    """SFEN-order index."""
+    expected: str
+    read: str
+    p: float
+
+    def sentence(self) -> str:
+        """What the doubt says, for the user."""
+        return (
+            f"{self.photo} photo, {square_name(self.square)}: learnt as {self.expected},"
+            f" but it reads as {self.read} at {self.p:.2f}"
+        )
+
+
+def setup_doubts(
+    start: Image, flipped: Image | None, classifier: PieceClassifier, sente_side: str | float | None = None
+) -> list[SetupDoubt]:
+    """The squares of the calibration photos (on the grids `calibrate` uses) whose generic reading is another label
+    at `SURE_DOUBT` or more: a calibration learns each photographed square as the start (or flipped) position has
+    it, so a set-up mistake there would be learnt as the set's face; this says where to look before trusting it.
+    On a set unlike the classifier's training a right square can be doubted too (a confident wrong read)."""
+    geometry = _oriented_start(start, classifier, sente_side)
+    photos = [("start", start, geometry, START_BOARD)]
+    if flipped is not None:
+        photos.append(("flipped", flipped, _flipped_grid(flipped, geometry), FLIPPED_BOARD))
+    doubts = []
+    for name, image, grid, field in photos:
+        probs = classifier.predict(crops_from_frame(image, grid)).probs
+        for i, expected in enumerate(labels_from_board_field(field)):
+            best = int(np.argmax(probs[i]))
+            if SQUARE_LABELS[best] != expected and probs[i, best] >= SURE_DOUBT:
+                doubts.append(SetupDoubt(name, i, expected, SQUARE_LABELS[best], float(probs[i, best])))
+    return doubts
 
 
 def _photographed_faces(photos: Sequence[tuple[Image, BoardGeometry, Sequence[str | None]]]) -> SetFaces:

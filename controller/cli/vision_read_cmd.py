@@ -173,11 +173,20 @@ def _classify(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from vision.calibration import calibrate
+    from vision.calibration import calibrate, setup_doubts
     from vision.classifier import PieceClassifier
 
     start, flipped = _load_image(args.start), _load_image(args.flipped)
-    calibration = calibrate(start, flipped, PieceClassifier(), sente_side=args.sente_side)
+    classifier = PieceClassifier()
+    calibration = calibrate(start, flipped, classifier, sente_side=args.sente_side)
     calibration.save(args.output)
     print(f"calibration written to {args.output}: examples per label {dict(sorted(calibration.examples.items()))}")
+    doubts = setup_doubts(start, flipped, classifier, sente_side=args.sente_side)
+    for doubt in doubts:
+        print(f"check the set-up: {doubt.sentence()}")
+    if doubts:
+        print(
+            f"{len(doubts)} square(s) may not show what the calibration learnt there: if the set-up was wrong,"
+            " put it right and calibrate again"
+        )
     return 0

@@ -33,18 +33,24 @@ class SetLearner:
 
     def learn(self, start: Any, flipped: Any) -> str:
         """Learn from the start frame and the every-piece-turned-over frame; use and save the calibration."""
-        from vision.calibration import calibrate
+        from vision.calibration import calibrate, setup_doubts
 
         classifier = self.new_classifier()
-        calibration = calibrate(start, flipped, classifier, sente_side=self.reader.settings.sente_side)
+        side = self.reader.settings.sente_side
+        calibration = calibrate(start, flipped, classifier, sente_side=side)
         self.reader.use_calibration(calibration)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         calibration.save(self.path)
         examples = sum(calibration.examples.values())
-        return (
+        learnt = (
             f"Piece set learnt from {examples} examples ({len(calibration.examples)} faces) and used from now on; "
             f"saved to {self.path}."
         )
+        doubts = setup_doubts(start, flipped, classifier, sente_side=side)
+        if not doubts:
+            return learnt
+        listed = "; ".join(doubt.sentence() for doubt in doubts[:6]) + ("; ..." if len(doubts) > 6 else "")
+        return f"{learnt} Check the set-up ({listed}): if it was wrong, put it right and learn the set again."
 
     def find_board_again(self) -> None:
         """Forget the grid; the next read searches for the board."""

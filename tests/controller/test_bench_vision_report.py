@@ -128,7 +128,7 @@ def test_the_square_and_board_figures_carry_their_intervals(capsys: pytest.Captu
     tally = Tally()
     truth = ["empty"] * 81
     score_board(tally, truth, truth)
-    score_board(tally, truth, ["P"] + truth[1:])
+    score_board(tally, truth, ["P", *truth[1:]])
     report(args, ["ryoko_1kanji"], tally, (0.2, 0.1), None)
     out = capsys.readouterr().out
     assert "square accuracy:        99.383 % (161/162)  (95 % interval over frames 98.765-100.000 %)" in out

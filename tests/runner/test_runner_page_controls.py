@@ -258,8 +258,30 @@ def test_the_set_learner_teaches_the_reader_and_saves_the_file(tmp_path: Path) -
 
     text = SetLearner(reader, tmp_path / "set.json", own_classifier).learn(start.image, flipped.image)
     assert "Piece set learnt" in text and reader._calibration is not None
+    assert "Check the set-up" not in text
     assert len(made) == 1 and made[0] is not reader.classifier  # never the network the game loop reads with
     assert Calibration.load(tmp_path / "set.json").examples == reader._calibration.examples
+
+
+@pytest.mark.slow
+def test_the_set_learner_names_the_squares_set_up_wrong(tmp_path: Path) -> None:
+    """A start frame with sente's left silver and gold on each other's squares: the set is still learnt, and the
+    message names both squares (`vision.calibration.setup_doubts`)."""
+    from controller.runner.calibrations import SetLearner
+    from vision.calibration import FLIPPED_BOARD, START_BOARD
+    from vision.orientation import sente_direction
+    from vision.reader import BoardReader, ReaderSettings
+    from vision.render import RenderOptions, render_position
+
+    swapped = START_BOARD.replace("LNSGKGSNL", "LNGSKGSNL")
+    start = render_position(swapped + " b -", RenderOptions(style="kanji_light", seed=31, size=(960, 720)))
+    flipped = render_position(
+        FLIPPED_BOARD + " b -", RenderOptions(style="kanji_light", seed=31, size=(960, 720), pose=start.pose)
+    )
+    reader = BoardReader(settings=ReaderSettings(sente_side=sente_direction(start.board_corners_px)))
+    text = SetLearner(reader, tmp_path / "set.json").learn(start.image, flipped.image)
+    assert "Piece set learnt" in text
+    assert "Check the set-up (start photo, 7i: learnt as S, but it reads as G at 1.00; start photo, 6i:" in text
 
 
 @dataclass

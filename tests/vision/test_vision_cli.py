@@ -10,7 +10,7 @@ import pytest
 
 from controller.cli.main import main
 from vision.board import find_board
-from vision.calibration import START_BOARD
+from vision.calibration import FLIPPED_BOARD, START_BOARD
 from vision.labels import EMPTY, board_field_from_labels, labels_from_board_field
 from vision.render import CameraPose, RenderOptions, render_position
 from vision.squares import crops_from_frame
@@ -99,10 +99,30 @@ def test_calibrate_then_read(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     out_file = tmp_path / "set.json"
     assert main(["vision", "calibrate", str(start), str(turned), "-o", str(out_file), "--sente-side", "bottom"]) == 0
     assert out_file.exists()
-    capsys.readouterr()
+    assert "check the set-up" not in capsys.readouterr().out
     assert main(["vision", "read", str(start), "--calibration", str(out_file), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["sfen"].split()[0] == START_BOARD
+
+
+@pytest.mark.slow
+def test_calibrate_names_a_square_set_up_wrong(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A start photo with sente's left silver and gold swapped: the calibration is written, and the two squares
+    are named so that the user can put the set-up right and calibrate again."""
+    swapped = START_BOARD.replace("LNSGKGSNL", "LNGSKGSNL")
+    options = RenderOptions(style="kanji_light", seed=31, size=(960, 720), pose=CameraPose(tilt_deg=10, fill=0.8))
+    start_frame = render_position(swapped + " b -", options)
+    turned_frame = render_position(FLIPPED_BOARD + " b -", options)
+    start, turned = tmp_path / "start.png", tmp_path / "flipped.png"
+    cv2.imwrite(str(start), start_frame.image)
+    cv2.imwrite(str(turned), turned_frame.image)
+    out_file = tmp_path / "set.json"
+    assert main(["vision", "calibrate", str(start), str(turned), "-o", str(out_file), "--sente-side", "bottom"]) == 0
+    out = capsys.readouterr().out
+    assert out_file.exists()
+    assert "check the set-up: start photo, 7i: learnt as S, but it reads as G" in out
+    assert "check the set-up: start photo, 6i: learnt as G, but it reads as S" in out
+    assert "2 square(s) may not show what the calibration learnt there" in out
 
 
 def test_read_text_names_each_unknown_stand() -> None:
