@@ -377,7 +377,7 @@ def setup_doubts(
     is often sure and wrong about the promoted faces that the flipped photo is there to teach (a promoted silver
     written like a gold, a cursive promoted knight like a tokin). Correct set-ups of 63 development rigs (13
     training styles and the first variants of the `one`, `plain`, `plain2` and `proxy` fonts, seeds 5090 and 5091):
-    any other label in both photos doubted 39 squares in 16 rigs, all but 3 in the flipped photo (promoted faces);
+    any other label in both photos doubted 39 squares in 16 rigs, 37 of them in the flipped photo (promoted faces);
     so checked, on fresh rigs (seeds 5092 and 5093), 1 square in 1 of 63 rigs (a rook read as a pawn at 0.96).
     Swapped pieces in a start photo of a training style are named (`tests/vision/test_calibration_doubts.py`)."""
     geometry = _oriented_start(start, classifier, sente_side)
