@@ -49,3 +49,12 @@ def test_a_piece_missing_from_the_flipped_photo_is_named(classifier: PieceClassi
     side = sente_direction(start.board_corners_px)
     doubts = setup_doubts(start.image, turned.image, classifier, sente_side=side)
     assert [(d.photo, square_name(d.square), d.expected, d.read) for d in doubts] == [("flipped", "5i", "K", "empty")]
+
+
+def test_the_real_start_photo_raises_no_doubt(classifier: PieceClassifier) -> None:
+    """The one real photo, a correct start position: nothing is doubted (its unsure back-rank pieces are read
+    under 0.95)."""
+    import cv2
+
+    image = cv2.imread("../shared/data/photos/startpos-wooden-overhead.jpg")
+    assert setup_doubts(image, None, classifier) == []
