@@ -1,6 +1,6 @@
 """The one place where the board reader's output becomes the reconciler's `Observation`.
 
-Owns: `observation_from_read` (a `vision.reader.BoardRead`, read structurally so this module imports nothing
+Owns: `observation_from_read` (a `vision.board_read.BoardRead`, read structurally so this module imports nothing
 from vision), `hidden_squares`, and the constants they use: the hand confidence given to stands the reader did
 see, and the flat probabilities given to squares when no board was found (every square is then unreliable, so
 the reconciler ignores them). The reader's rows are renormalised (float32 softmax sums drift by ~1e-6).
@@ -36,7 +36,7 @@ DOUBT_CONFIDENCE = 0.95
 
 
 class SquareReadLike(Protocol):
-    """What the adapter uses of `vision.reader.SquareRead`."""
+    """What the adapter uses of `vision.board_read.SquareRead`."""
 
     @property
     def label(self) -> str:
@@ -55,7 +55,7 @@ class SquareReadLike(Protocol):
 
 
 class BoardReadLike(Protocol):
-    """What the adapter uses of `vision.reader.BoardRead`."""
+    """What the adapter uses of `vision.board_read.BoardRead`."""
 
     @property
     def board_found(self) -> bool:

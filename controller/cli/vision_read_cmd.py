@@ -115,7 +115,7 @@ def _read(args: argparse.Namespace) -> int:
 
 def _fit_sfen(fit: SetupFit, hands: dict[str, dict[str, int]] | None) -> str:
     """The fitted position as SFEN (the reader's hands; sente to move, as in the read's own SFEN)."""
-    from vision.reader import hands_field
+    from vision.board_read import hands_field
 
     return f"{fit.board_field()} b {hands_field(hands)}"
 

@@ -15,7 +15,7 @@ Polygon = tuple[tuple[float, float], ...]
 
 
 def camera_view(read: Any, version: int, width: int, height: int) -> tuple[CameraView, frozenset[str]]:
-    """The overlay of a `vision.reader.BoardRead` (grid outline, squares in doubt) and the doubtful squares' names.
+    """The overlay of a `vision.board_read.BoardRead` (grid outline, squares in doubt) and the doubtful squares' names.
 
     No board found: no grid, and nothing outlined (the status says the board is not found).
     """

@@ -36,7 +36,7 @@ def test_calibrated_reads_count_the_wrong_squares_they_vouched_for(capsys: pytes
     """A wrong square counts only when the reader vouched for it; the report gives both readers' counts."""
     from controller.bench.vision_calibrated import CalibratedFamily, CalibratedFigures, report_calibrated
     from controller.bench.vision_tally import score_vouched
-    from vision.reader import SquareRead
+    from vision.board_read import SquareRead
 
     tally = Tally()
     squares = [SquareRead("P", 0.99, (), True), SquareRead("p", 0.99, (), True), SquareRead("G", 0.6, (), False)]
@@ -56,7 +56,7 @@ def test_clean_frames_count_their_flagged_squares_and_the_wrong_ones_vouched_for
 ) -> None:
     """Flagged squares are counted with how many were right anyway; a wrong square counts only if vouched for."""
     from controller.bench.vision_tally import score_board, score_flagged
-    from vision.reader import SquareRead
+    from vision.board_read import SquareRead
 
     tally = Tally()
     truth = ["P", "P", "S", "empty"]
@@ -78,8 +78,8 @@ def test_the_read_fitted_to_the_rules_is_scored_apart(capsys: pytest.CaptureFixt
     import numpy as np
 
     from controller.bench.vision_tally import score_board, score_fit
+    from vision.board_read import BoardRead, SquareRead
     from vision.labels import EMPTY, SQUARE_LABELS
-    from vision.reader import BoardRead, SquareRead
 
     truth = [EMPTY] * 81
     truth[56], truth[38] = "P", "S"  # 7g, 7e

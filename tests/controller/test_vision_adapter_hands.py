@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from controller.vision_adapter import SEEN_HANDS_CONFIDENCE, observation_from_read
-from vision.reader import BoardRead, SquareRead
+from vision.board_read import BoardRead, SquareRead
 
 
 def _read(hands: dict[str, dict[str, int]] | None) -> BoardRead:

@@ -6,8 +6,8 @@ import numpy as np
 
 from controller.reconcile.labels import SQUARE_LABELS as CONTROLLER_LABELS
 from controller.vision_adapter import SEEN_HANDS_CONFIDENCE, observation_from_read
+from vision.board_read import BoardRead, SquareRead
 from vision.labels import SQUARE_LABELS as VISION_LABELS
-from vision.reader import BoardRead, SquareRead
 
 
 def _read(hands: dict[str, dict[str, int]] | None, unreliable: set[int]) -> BoardRead:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from vision.board_read import BoardRead, hands_field
 from vision.classifier import PieceClassifier
 from vision.orientation import sente_direction
-from vision.reader import BoardRead, BoardReader, ReaderSettings, hands_field
+from vision.reader import BoardReader, ReaderSettings
 from vision.render import CameraPose, RenderOptions, render_position
 
 BOARD = "ln1g3nl/1ks2rg2/1ppp1s1p1/p3ppp1p/9/P1PP1PP1P/1PS1PS3/1KG2G1R1/LN5NL"

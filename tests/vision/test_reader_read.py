@@ -10,10 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.board_read import SquareRead
 from vision.classifier import PieceClassifier, Prediction
 from vision.labels import EMPTY, PIECE_LABELS, board_field_from_labels, labels_from_board_field, square_name
 from vision.orientation import sente_direction
-from vision.reader import BoardReader, ReaderSettings, SquareRead
+from vision.reader import BoardReader, ReaderSettings
 from vision.render import CameraPose, RenderOptions, list_styles, render_position
 from vision.square_prior import SQUARE_PRIOR
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.board_read import BoardRead
 from vision.classifier import PieceClassifier
 from vision.labels import SQUARE_LABELS
 from vision.orientation import sente_direction
-from vision.reader import BoardRead, BoardReader, ReaderSettings
+from vision.reader import BoardReader, ReaderSettings
 from vision.render import RenderOptions, render_position
 from vision.shifted_looks import SHIFT_BELOW, SHIFTS, shifted_looks
 from vision.squares import CELL, CROP, MARGIN, square_crops

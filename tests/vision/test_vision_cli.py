@@ -152,8 +152,9 @@ def test_read_says_how_the_read_was_fitted_to_the_rules(
     pawn read as its next likeliest label."""
     import numpy as np
 
+    from vision.board_read import BoardRead, SquareRead
     from vision.labels import SQUARE_LABELS
-    from vision.reader import BoardRead, BoardReader, SquareRead
+    from vision.reader import BoardReader
 
     probs = np.full((81, len(SQUARE_LABELS)), 1e-4)
     probs[:, SQUARE_LABELS.index(EMPTY)] = 1.0

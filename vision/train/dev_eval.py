@@ -36,11 +36,11 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from vision.board_read import BoardRead
 from vision.calibration import Calibration
 from vision.classifier import PieceClassifier
 from vision.labels import EMPTY
 from vision.lookalikes import FIT_LIKENESS
-from vision.reader import BoardRead
 from vision.render import Rendered
 from vision.square_prior import SQUARE_PRIOR
 from vision.train.datasets import train_styles

@@ -14,9 +14,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from vision.board import BoardGeometry
+from vision.board_read import hands_field as reader_hands_field
 from vision.hands import StandLayout, ink_peaks, rectify_stand, stand_windows
 from vision.labels import EMPTY, HAND_KINDS, SQUARE_LABELS
-from vision.reader import hands_field as reader_hands_field
 from vision.render.assets import PIECE_HEIGHT_MM
 from vision.render.geometry import SQUARE_H_MM, SQUARE_W_MM
 from vision.render.stands import stand_layout
