@@ -288,15 +288,36 @@ def fit_generic_power(probs: NDArray[np.float64], targets: NDArray[np.int64]) ->
     return float(_POWERS[int(np.argmax(scores))])
 
 
+@dataclass(frozen=True)
+class PhotoGrids:
+    """The calibration photos' grids, the start's turned to sente's side (`photo_grids`)."""
+
+    start: BoardGeometry
+    flipped: BoardGeometry | None
+
+
+def photo_grids(
+    start: Image, flipped: Image | None, classifier: PieceClassifier, sente_side: str | float | None = None
+) -> PhotoGrids:
+    """The grids a calibration learns on: the start photo's, turned so that the start position fits it (or to
+    `sente_side`), and the flipped photo's (the start's if the camera has not moved). CalibrationError when a
+    photo's board is not found."""
+    geometry = _oriented_start(start, classifier, sente_side)
+    return PhotoGrids(geometry, None if flipped is None else _flipped_grid(flipped, geometry))
+
+
 def calibrate(
     start: Image,
     flipped: Image | None,
     classifier: PieceClassifier,
     sente_side: str | float | None = None,
     model_path: Path = MODEL_PATH,
+    *,
+    grids: PhotoGrids | None = None,
 ) -> Calibration:
-    """Build a calibration from the start photo and (optionally) the photo with every piece turned over."""
-    return calibrate_with_examples(start, flipped, classifier, sente_side, model_path)[0]
+    """Build a calibration from the start photo and (optionally) the photo with every piece turned over (on
+    `grids`, when the caller has found them already: `photo_grids`)."""
+    return calibrate_with_examples(start, flipped, classifier, sente_side, model_path, grids=grids)[0]
 
 
 def calibrate_with_examples(
@@ -305,16 +326,19 @@ def calibrate_with_examples(
     classifier: PieceClassifier,
     sente_side: str | float | None = None,
     model_path: Path = MODEL_PATH,
+    *,
+    grids: PhotoGrids | None = None,
 ) -> tuple[Calibration, SetExamples]:
     """`calibrate`, and the examples it learnt from (to learn again with more: `vision.set_relearn.refit`)."""
-    geometry = _oriented_start(start, classifier, sente_side)
+    grids = photo_grids(start, flipped, classifier, sente_side) if grids is None else grids
+    geometry = grids.start
     start_labels: list[str | None] = list(labels_from_board_field(START_BOARD))
     empties = [i for i, label in enumerate(start_labels) if label == EMPTY]
     moved = MOVED_VARIANTS
     parts = [examples(start, geometry, start_labels, classifier, seed=1, moved_variants=moved)]
     photographed: list[tuple[Image, BoardGeometry, Sequence[str | None]]] = [(start, geometry, start_labels)]
-    if flipped is not None:
-        flipped_geometry = _flipped_grid(flipped, geometry)
+    if flipped is not None and grids.flipped is not None:
+        flipped_geometry = grids.flipped
         promoted: list[str | None] = [
             "+" + label if label is not None and label != EMPTY and label.upper() in _PROMOTES else None
             for label in start_labels
@@ -368,7 +392,12 @@ class SetupDoubt:
 
 
 def setup_doubts(
-    start: Image, flipped: Image | None, classifier: PieceClassifier, sente_side: str | float | None = None
+    start: Image,
+    flipped: Image | None,
+    classifier: PieceClassifier,
+    sente_side: str | float | None = None,
+    *,
+    grids: PhotoGrids | None = None,
 ) -> list[SetupDoubt]:
     """The squares of the calibration photos (on the grids `calibrate` uses) whose generic reading surely
     (`SURE_DOUBT`) disagrees with the position the calibration learns there: a set-up mistake would be learnt as
@@ -379,11 +408,12 @@ def setup_doubts(
     training styles and the first variants of the `one`, `plain`, `plain2` and `proxy` fonts, seeds 5090 and 5091):
     any other label in both photos doubted 39 squares in 16 rigs, 37 of them in the flipped photo (promoted faces);
     so checked, on fresh rigs (seeds 5092 and 5093), 1 square in 1 of 63 rigs (a rook read as a pawn at 0.96).
-    Swapped pieces in a start photo of a training style are named (`tests/vision/test_calibration_doubts.py`)."""
-    geometry = _oriented_start(start, classifier, sente_side)
-    photos = [("start", start, geometry, START_BOARD)]
-    if flipped is not None:
-        photos.append(("flipped", flipped, _flipped_grid(flipped, geometry), FLIPPED_BOARD))
+    Swapped pieces in a start photo of a training style are named (`tests/vision/test_calibration_doubts.py`).
+    `grids`: the photos' grids if the caller has them (`photo_grids`, as `calibrate` was given them)."""
+    grids = photo_grids(start, flipped, classifier, sente_side) if grids is None else grids
+    photos = [("start", start, grids.start, START_BOARD)]
+    if flipped is not None and grids.flipped is not None:
+        photos.append(("flipped", flipped, grids.flipped, FLIPPED_BOARD))
     doubts = []
     for name, image, grid, field in photos:
         probs = classifier.predict(crops_from_frame(image, grid)).probs

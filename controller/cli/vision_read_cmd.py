@@ -173,15 +173,16 @@ def _classify(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from vision.calibration import calibrate, setup_doubts
+    from vision.calibration import calibrate, photo_grids, setup_doubts
     from vision.classifier import PieceClassifier
 
     start, flipped = _load_image(args.start), _load_image(args.flipped)
     classifier = PieceClassifier()
-    calibration = calibrate(start, flipped, classifier, sente_side=args.sente_side)
+    grids = photo_grids(start, flipped, classifier, args.sente_side)
+    calibration = calibrate(start, flipped, classifier, grids=grids)
     calibration.save(args.output)
     print(f"calibration written to {args.output}: examples per label {dict(sorted(calibration.examples.items()))}")
-    doubts = setup_doubts(start, flipped, classifier, sente_side=args.sente_side)
+    doubts = setup_doubts(start, flipped, classifier, grids=grids)
     for doubt in doubts:
         print(f"check the set-up: {doubt.sentence()}")
     if doubts:

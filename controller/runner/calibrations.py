@@ -33,11 +33,11 @@ class SetLearner:
 
     def learn(self, start: Any, flipped: Any) -> str:
         """Learn from the start frame and the every-piece-turned-over frame; use and save the calibration."""
-        from vision.calibration import calibrate, setup_doubts
+        from vision.calibration import calibrate, photo_grids, setup_doubts
 
         classifier = self.new_classifier()
-        side = self.reader.settings.sente_side
-        calibration = calibrate(start, flipped, classifier, sente_side=side)
+        grids = photo_grids(start, flipped, classifier, self.reader.settings.sente_side)
+        calibration = calibrate(start, flipped, classifier, grids=grids)
         self.reader.use_calibration(calibration)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         calibration.save(self.path)
@@ -46,7 +46,7 @@ class SetLearner:
             f"Piece set learnt from {examples} examples ({len(calibration.examples)} faces) and used from now on; "
             f"saved to {self.path}."
         )
-        doubts = setup_doubts(start, flipped, classifier, sente_side=side)
+        doubts = setup_doubts(start, flipped, classifier, grids=grids)
         if not doubts:
             return learnt
         listed = "; ".join(doubt.sentence() for doubt in doubts[:6]) + ("; ..." if len(doubts) > 6 else "")
