@@ -1,12 +1,13 @@
 """The generic piece classifier at run time: small CNNs in ONNX, run with OpenCV's DNN module (no PyTorch).
 
-The shipped model is two networks of different widths joined in one graph (`vision.train.ensemble`): both read
-each crop, their logits are averaged and their features set side by side. This module runs the two networks apart
-(`vision.model_file` takes the graph to pieces) and joins their outputs as the graph would (the same but for
-float32 rounding). Asked to skip (`skip_sure_empty`: the reader's reads), it runs the second, wider network only
-on the crops the first one does not read as empty at `SURE_EMPTY` or more (about half a board's crops): those keep
-the first network's reading, and a piece-set calibration leaves them as they are (`Prediction.first_only`). A
-calibration's own learning reads every crop with both networks. A model file of one network runs as it is.
+The shipped model is two networks joined in one graph (`vision.train.ensemble`; since session 51 a separable
+network first and the wide stride-2 network second: `docs/classifier-training.md`): both read each crop, their logits
+are averaged and their features set side by side. This module runs the two networks apart (`vision.model_file` takes
+the graph to pieces) and joins their outputs as the graph would (the same but for float32 rounding). Asked to skip
+(`skip_sure_empty`: the reader's reads), it runs the second network only on the crops the first one does not read as
+empty at `SURE_EMPTY` or more (about half a board's crops): those keep the first network's reading, and a piece-set
+calibration leaves them as they are (`Prediction.first_only`). A calibration's own learning reads every crop with
+both networks. A model file of one network runs as it is.
 
 Input: square crops (`vision.squares.CROP` pixels, BGR uint8), normalised by `preprocess` (shared with training).
 Output per crop: probabilities over the 29 square labels (`vision.labels.SQUARE_LABELS` order), the probability

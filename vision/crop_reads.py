@@ -1,5 +1,5 @@
 """How the board reader and the stand counter read a batch of crops, in one place: the generic classifier, its
-wide network skipping the crops its narrow one reads as surely empty and its features asked for only when a
+second network skipping the crops its first one reads as surely empty and its features asked for only when a
 piece-set calibration will use them, then that calibration (`vision.reader.Calibrator`).
 
 Owns: `predict_crops`, `calibrated`, `read_crops`.
