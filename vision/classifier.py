@@ -71,6 +71,9 @@ the held-out styles (`bench vision --n 60 --calibrated-n 40`, the model of 2026-
 the same (99.691 / 100 / 99.506 %) and the calibrated read's CPU median fell 58.6 -> 40.7 ms. Before that, on 60
 calibrated development frames, 2275 of 4860 crops were surely empty by the first network, none of them a piece,
 and no calibration read one of them as anything but empty.
+Checked again when the first network changed (session 51's separable one, ES7): on 40 frames of five training
+styles (development seeds 5200-5239), 1779 of 3240 crops were skipped, none of them a piece, and no crop's likeliest
+label differed from reading every crop with both networks.
 Tried on 2026-11-29 (session 36) and not kept, under a rule fixed before any figure (`dev_eval` as above, EG5 3098 /
 3138 / 3070 / 3239; stand counts of `hands_eval --frames wide`, artwork and plain, seed 5: 1044; at most 4 squares
 and 3 counts fewer, and a full read 3 ms cheaper): in reads without a calibration, the wide network also skipping
